@@ -1,0 +1,401 @@
+/**
+ * The ONE place that reads `process.env` and the data directory (DESIGN.md layout: main/config).
+ *
+ * `loadStackConfig(env)` validates the environment, applies the spec's startup guards
+ * ("Authentication" > "Startup guards"), resolves first-start secrets, and returns a frozen
+ * `StackConfig`. `serviceConfigs(stack, ports)` then cuts the per-service slices once every port is
+ * known (ports may be 0 = ephemeral, resolved by the supervisor).
+ *
+ * Errors: `ConfigError` with a message that says which variable to set.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { homedir, platform } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  SERVICE_NAMES, DEFAULT_PORTS, portEnvName, type ServiceName,
+} from '../../services/shared/services.js';
+import type {
+  AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
+} from '../../services/shared/config.js';
+
+/** A configuration problem that stops the stack from starting; the message says what to set. */
+export class ConfigError extends Error {
+  constructor(message: string) { super(message); this.name = 'ConfigError'; }
+}
+
+/** Everything the supervisor needs, before ports are resolved. */
+export interface StackConfig {
+  env: Environment;
+  host: string;
+  dataDir: string;
+  migrationsDir: string;
+  rendererDir: string | null;
+  logLevel: string;
+  /** Requested ports; 0 = pick a free one. */
+  ports: Record<ServiceName, number>;
+  /** SVC_PUBLIC_URL, or null to derive `http://{host}:{gateway port}`. */
+  publicUrl: string | null;
+  tenantId: string;
+  authEnabled: boolean;
+  passwordLoginEnabled: boolean;
+  principalKeys: string[];
+  capTokenKeys: string[];
+  gateway: {
+    maxRequestBodyBytes: number;
+    rateLimitIpPerMinute: number;
+    rateLimitTenantPerMinute: number;
+    redisUrl: string | null;
+    externalIssuers: TrustedIssuer[];
+    adminEmailAllowlist: string[];
+    groupRoleMap: Record<string, string[]>;
+    trustProxy: boolean;
+  };
+  auth: {
+    bootstrapAdminEmail: string | null;
+    bootstrapAdminPassword: string | null;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    loginMaxFailuresPerAccount: number;
+    loginMaxFailuresPerIp: number;
+    loginThrottleWindowSeconds: number;
+    scryptN: number;
+  };
+  audit: {
+    signingKey: string;
+    keyVersion: string;
+    previousSigningKey: string | null;
+    previousKeyVersion: string | null;
+    sealIntervalSeconds: number;
+    sealWatermarkSeconds: number;
+    sealBatchLimit: number;
+  };
+  supervisor: {
+    readyTimeoutMs: number;
+    shutdownTimeoutMs: number;
+    maxRestartBackoffMs: number;
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Repository root (the folder holding package.json), from this file's location in dist/ or the sources. */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'migrations'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+/** The OS app-data folder for the product (default data directory). */
+export function defaultDataDir(env: Env): string {
+  const home = homedir();
+  switch (platform()) {
+    case 'darwin': return join(home, 'Library', 'Application Support', 'svc-workstation');
+    case 'win32': return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'svc-workstation');
+    default: return join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'svc-workstation');
+  }
+}
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined ? undefined : v.trim();
+}
+
+/** Read `NAME`, or the file named by `NAME_FILE` (secrets), trimmed. */
+function secret(env: Env, name: string): string | undefined {
+  const file = str(env, `${name}_FILE`);
+  if (file) {
+    try { return readFileSync(file, 'utf8').trim(); } catch { throw new ConfigError(`${name}_FILE points at ${file}, which cannot be read`); }
+  }
+  return str(env, name);
+}
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const raw = str(env, name)?.toLowerCase();
+  if (raw === undefined || raw === '') return def;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+const PLACEHOLDERS = /^(change[-_ ]?me|changeme.*|placeholder|secret|password|your[-_ ].*|xxx+|test|default|example.*|<.*>|\$\{.*\}|replace[-_ ]?me.*)$/i;
+
+/** True for values that look like a template placeholder rather than a real secret. */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDERS.test(value.trim()) || /^(.)\1+$/.test(value) || /change[-_ ]?me|placeholder|replace[-_ ]?me/i.test(value);
+}
+
+/** Parse `GroupA:admin,GroupB:user` (roles may repeat per group). */
+export function parseGroupRoleMap(raw: string | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const pair of list(raw)) {
+    const i = pair.lastIndexOf(':');
+    if (i <= 0 || i === pair.length - 1) throw new ConfigError(`SVC_GROUP_ROLE_MAP entries must be Group:role, got "${pair}"`);
+    const group = pair.slice(0, i).trim();
+    const role = pair.slice(i + 1).trim();
+    (out[group] ??= []).includes(role) || out[group]!.push(role);
+  }
+  return out;
+}
+
+function environment(env: Env): Environment {
+  const raw = (str(env, 'SVC_ENV') || str(env, 'APP_ENV') || str(env, 'ENVIRONMENT') || 'development').toLowerCase();
+  if (raw === 'prod' || raw === 'production') return 'production';
+  if (raw === 'test') return 'test';
+  return 'development';
+}
+
+/**
+ * First-start secrets: when a key variable is not set at all outside production, a random key is
+ * generated once and kept in `<dataDir>/secrets/generated.json` (mode 0600), so a laptop install
+ * starts with no configuration. A variable that is set must hold a usable value.
+ */
+function generatedSecrets(dataDir: string): { get(name: string): string } {
+  const file = join(dataDir, 'secrets', 'generated.json');
+  let cache: Record<string, string> | null = null;
+  return {
+    get(name: string): string {
+      if (!cache) {
+        cache = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as Record<string, string> : {};
+      }
+      let v = cache[name];
+      if (!v) {
+        v = randomBytes(32).toString('base64url');
+        cache[name] = v;
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        writeFileSync(file, JSON.stringify(cache, null, 2), { mode: 0o600 });
+        chmodSync(file, 0o600);
+      }
+      return v;
+    },
+  };
+}
+
+function parseIssuers(env: Env): TrustedIssuer[] {
+  const out: TrustedIssuer[] = [];
+  const raw = str(env, 'SVC_TRUSTED_ISSUERS');
+  if (raw) {
+    let parsed: unknown;
+    try { parsed = JSON.parse(raw); } catch { throw new ConfigError('SVC_TRUSTED_ISSUERS must be a JSON array of {issuer, jwks_url, algorithms?}'); }
+    if (!Array.isArray(parsed)) throw new ConfigError('SVC_TRUSTED_ISSUERS must be a JSON array');
+    for (const item of parsed as Array<Record<string, unknown>>) {
+      if (typeof item.issuer !== 'string' || typeof item.jwks_url !== 'string') {
+        throw new ConfigError('each SVC_TRUSTED_ISSUERS entry needs string issuer and jwks_url');
+      }
+      const algs = Array.isArray(item.algorithms) ? item.algorithms.map(String) : ['RS256', 'ES256'];
+      out.push({ issuer: item.issuer, jwksUrl: item.jwks_url, algorithms: algs });
+    }
+  }
+  const oidcIssuer = str(env, 'OIDC_ISSUER');
+  const oidcJwks = str(env, 'OIDC_JWKS_URL');
+  if (oidcIssuer) {
+    if (!oidcJwks) throw new ConfigError('OIDC_ISSUER is set; set OIDC_JWKS_URL to its JWKS address too');
+    out.push({ issuer: oidcIssuer, jwksUrl: oidcJwks, algorithms: list(str(env, 'OIDC_ALGORITHMS')).length ? list(str(env, 'OIDC_ALGORITHMS')) : ['RS256', 'ES256'] });
+  }
+  return out;
+}
+
+/**
+ * Validate the environment and resolve the stack configuration.
+ * @throws ConfigError naming the variable to set.
+ */
+export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
+  const envName = environment(env);
+  const production = envName === 'production';
+  const root = repoRoot();
+  const dataDir = resolve(str(env, 'SVC_DATA_DIR') || defaultDataDir(env));
+  const gen = generatedSecrets(dataDir);
+
+  const authEnabled = bool(env, 'SVC_AUTH_ENABLED', true);
+  if (!authEnabled && production && !bool(env, 'SVC_ALLOW_AUTH_DISABLED', false)) {
+    throw new ConfigError('auth is disabled (SVC_AUTH_ENABLED=false) in a production environment; enable auth, or set SVC_ALLOW_AUTH_DISABLED=true to accept the risk');
+  }
+  const passwordLoginEnabled = bool(env, 'SVC_PASSWORD_LOGIN_ENABLED', true);
+  if (passwordLoginEnabled && production && !secret(env, 'INTERNAL_AUTH_CLIENT_SECRET')) {
+    throw new ConfigError('password login is enabled in production but INTERNAL_AUTH_CLIENT_SECRET is empty; set INTERNAL_AUTH_CLIENT_SECRET (or INTERNAL_AUTH_CLIENT_SECRET_FILE), or set SVC_PASSWORD_LOGIN_ENABLED=false');
+  }
+
+  const keys = (name: string): string[] => {
+    const raw = secret(env, name);
+    if (raw === undefined && !production) return [gen.get(name)];
+    const parsed = list(raw);
+    if (parsed.length === 0) {
+      if (authEnabled) throw new ConfigError(`auth is enabled but ${name} is empty; set ${name} to comma-separated HMAC keys, newest first (each at least 32 characters)`);
+      return [gen.get(name)];
+    }
+    for (const k of parsed) {
+      if (k.length < 32 || isPlaceholder(k)) throw new ConfigError(`${name} holds a key that is shorter than 32 characters or a placeholder; use random keys`);
+    }
+    return parsed;
+  };
+  const principalKeys = keys('SVC_PRINCIPAL_KEYS');
+  const capTokenKeys = keys('SVC_CAPTOKEN_KEYS');
+
+  let signingKey = secret(env, 'AUDIT_SIGNING_KEY');
+  if (signingKey === undefined && !production) signingKey = gen.get('AUDIT_SIGNING_KEY');
+  if (!signingKey) throw new ConfigError('AUDIT_SIGNING_KEY is required; set it to a random value of at least 32 characters');
+  if (signingKey.length < 32) throw new ConfigError('AUDIT_SIGNING_KEY must be at least 32 characters');
+  if (isPlaceholder(signingKey)) throw new ConfigError('AUDIT_SIGNING_KEY is a placeholder; set it to a random value of at least 32 characters');
+  const previousSigningKey = secret(env, 'AUDIT_SIGNING_KEY_PREVIOUS') || null;
+  const previousKeyVersion = str(env, 'AUDIT_KEY_VERSION_PREVIOUS') || null;
+  if (previousSigningKey && !previousKeyVersion) throw new ConfigError('AUDIT_SIGNING_KEY_PREVIOUS is set; set AUDIT_KEY_VERSION_PREVIOUS to its label too');
+  const keyVersion = str(env, 'AUDIT_KEY_VERSION') || 'v1';
+  if (previousKeyVersion && previousKeyVersion === keyVersion) throw new ConfigError('AUDIT_KEY_VERSION_PREVIOUS must differ from AUDIT_KEY_VERSION');
+
+  const ports = {} as Record<ServiceName, number>;
+  for (const name of SERVICE_NAMES) ports[name] = int(env, portEnvName(name), DEFAULT_PORTS[name], 0, 65535);
+
+  const bootstrapAdminEmail = str(env, 'SVC_BOOTSTRAP_ADMIN_EMAIL') || null;
+  const bootstrapAdminPassword = secret(env, 'SVC_BOOTSTRAP_ADMIN_PASSWORD') || null;
+  if (bootstrapAdminEmail && !bootstrapAdminPassword) throw new ConfigError('SVC_BOOTSTRAP_ADMIN_EMAIL is set; set SVC_BOOTSTRAP_ADMIN_PASSWORD (or _FILE) too');
+  if (bootstrapAdminPassword && bootstrapAdminPassword.length < 8) throw new ConfigError('SVC_BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters');
+
+  const scryptN = int(env, 'SVC_SCRYPT_N', 32768, 1024, 1 << 20);
+  if ((scryptN & (scryptN - 1)) !== 0) throw new ConfigError('SVC_SCRYPT_N must be a power of two');
+
+  const rendererDir = join(root, 'dist', 'renderer');
+  const cfg: StackConfig = {
+    env: envName,
+    host: str(env, 'SVC_BIND_HOST') || '127.0.0.1',
+    dataDir,
+    migrationsDir: join(root, 'migrations'),
+    rendererDir: existsSync(join(rendererDir, 'index.html')) ? rendererDir : null,
+    logLevel: str(env, 'SVC_LOG_LEVEL') || 'info',
+    ports,
+    publicUrl: (str(env, 'SVC_PUBLIC_URL') || '').replace(/\/+$/, '') || null,
+    tenantId: str(env, 'SVC_TENANT_ID') || 'default',
+    authEnabled,
+    passwordLoginEnabled,
+    principalKeys,
+    capTokenKeys,
+    gateway: {
+      maxRequestBodyBytes: int(env, 'SVC_GATEWAY_MAX_REQUEST_BODY_BYTES', 26_214_400, 1024, 1 << 30),
+      rateLimitIpPerMinute: int(env, 'SVC_RATE_LIMIT_IP_PER_MINUTE', 600, 1, 10_000_000),
+      rateLimitTenantPerMinute: int(env, 'SVC_RATE_LIMIT_TENANT_PER_MINUTE', 3000, 1, 10_000_000),
+      redisUrl: str(env, 'REDIS_URL') || null,
+      externalIssuers: parseIssuers(env),
+      adminEmailAllowlist: list(str(env, 'SVC_ADMIN_EMAIL_ALLOWLIST')).map((e) => e.toLowerCase()),
+      groupRoleMap: parseGroupRoleMap(str(env, 'SVC_GROUP_ROLE_MAP')),
+      trustProxy: bool(env, 'SVC_TRUST_PROXY', false),
+    },
+    auth: {
+      bootstrapAdminEmail,
+      bootstrapAdminPassword,
+      accessTokenTtlSeconds: int(env, 'SVC_ACCESS_TOKEN_TTL_SECONDS', 900, 30, 86_400),
+      refreshTokenTtlSeconds: int(env, 'SVC_REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 60, 365 * 86_400),
+      loginMaxFailuresPerAccount: int(env, 'SVC_LOGIN_MAX_FAILURES_PER_ACCOUNT', 5, 1, 10_000),
+      loginMaxFailuresPerIp: int(env, 'SVC_LOGIN_MAX_FAILURES_PER_IP', 20, 1, 100_000),
+      loginThrottleWindowSeconds: int(env, 'SVC_LOGIN_THROTTLE_WINDOW_SECONDS', 900, 1, 86_400),
+      scryptN,
+    },
+    audit: {
+      signingKey,
+      keyVersion,
+      previousSigningKey,
+      previousKeyVersion,
+      sealIntervalSeconds: int(env, 'TURN_SEAL_INTERVAL_SECONDS', 10, 1, 3600),
+      sealWatermarkSeconds: int(env, 'TURN_SEAL_WATERMARK_SECONDS', 300, 1, 86_400),
+      sealBatchLimit: int(env, 'TURN_SEAL_BATCH_LIMIT', 100, 1, 100_000),
+    },
+    supervisor: {
+      readyTimeoutMs: int(env, 'SVC_READY_TIMEOUT_MS', 30_000, 100, 600_000),
+      shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+      maxRestartBackoffMs: int(env, 'SVC_MAX_RESTART_BACKOFF_MS', 30_000, 10, 600_000),
+    },
+  };
+  return deepFreeze(cfg);
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/**
+ * Cut the per-service configuration slices once every port is known.
+ * @param ports actual ports (no zeros).
+ */
+export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>): Record<ServiceName, AnyServiceConfig> {
+  const urlHost = stack.host === '0.0.0.0' || stack.host === '::' ? '127.0.0.1' : stack.host;
+  const serviceUrls = {} as Record<ServiceName, string>;
+  for (const name of SERVICE_NAMES) serviceUrls[name] = `http://${urlHost}:${ports[name]}`;
+  const publicUrl = stack.publicUrl ?? serviceUrls.gateway;
+  const common = (service: ServiceName): CommonServiceConfig => ({
+    service,
+    host: stack.host,
+    port: ports[service],
+    env: stack.env,
+    dataDir: stack.dataDir,
+    dbDir: join(stack.dataDir, 'db'),
+    objectsDir: join(stack.dataDir, 'objects'),
+    logDir: join(stack.dataDir, 'logs'),
+    migrationsDir: stack.migrationsDir,
+    logLevel: stack.logLevel,
+    tenantId: stack.tenantId,
+    publicUrl,
+    principalKeys: [...stack.principalKeys],
+    capTokenKeys: [...stack.capTokenKeys],
+    authEnabled: stack.authEnabled,
+    serviceUrls,
+  });
+  const out = {} as Record<ServiceName, AnyServiceConfig>;
+  for (const name of SERVICE_NAMES) {
+    if (name === 'gateway') {
+      const { externalIssuers, ...gw } = stack.gateway;
+      const g: GatewayConfig = {
+        ...common('gateway'),
+        service: 'gateway',
+        ...gw,
+        trustedIssuers: [
+          { issuer: `${publicUrl}/auth`, jwksUrl: `${serviceUrls.auth}/.well-known/jwks.json`, algorithms: ['ES256'] },
+          { issuer: `${publicUrl}/dirauth`, jwksUrl: `${serviceUrls.dirauth}/.well-known/jwks.json`, algorithms: ['ES256', 'RS256'] },
+          ...externalIssuers.map((i) => ({ ...i, algorithms: [...i.algorithms] })),
+        ],
+        audience: 'svc-frontend',
+        adminEmailAllowlist: [...stack.gateway.adminEmailAllowlist],
+        groupRoleMap: JSON.parse(JSON.stringify(stack.gateway.groupRoleMap)) as Record<string, string[]>,
+        tokenCacheMax: 50_000,
+        rendererDir: stack.rendererDir,
+      };
+      out[name] = g;
+    } else if (name === 'auth') {
+      const a: AuthConfig = {
+        ...common('auth'),
+        service: 'auth',
+        issuer: `${publicUrl}/auth`,
+        audience: 'svc-frontend',
+        passwordLoginEnabled: stack.passwordLoginEnabled,
+        ...stack.auth,
+        externalIdps: stack.gateway.externalIssuers.map((i) => ({ name: new URL(i.issuer).host, issuer: i.issuer })),
+      };
+      out[name] = a;
+    } else if (name === 'audit') {
+      const a: AuditConfig = { ...common('audit'), service: 'audit', ...stack.audit };
+      out[name] = a;
+    } else {
+      const p: PlainServiceConfig = { ...common(name), service: name };
+      out[name] = p;
+    }
+  }
+  return out;
+}

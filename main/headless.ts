@@ -1,0 +1,41 @@
+/**
+ * `npm run serve`: the headless stack (DESIGN.md "Process model"). Prints `svc ready <gateway url>`
+ * once every service is ready; stops cleanly on SIGINT/SIGTERM. A configuration error prints what to
+ * set and exits with status 78 (EX_CONFIG).
+ */
+import { ConfigError, loadStackConfig } from './config/index.js';
+import { Supervisor } from './supervisor/index.js';
+
+/** Run the headless stack until a signal arrives. */
+export async function runHeadless(): Promise<void> {
+  let stack;
+  try {
+    stack = loadStackConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`svc: refusing to start: ${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const sup = new Supervisor(stack);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`svc: ${signal} received, stopping\n`);
+    sup.stop().then(() => process.exit(0), (err: unknown) => { process.stderr.write(`svc: stop failed: ${String(err)}\n`); process.exit(1); });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  try {
+    const url = await sup.start();
+    process.stdout.write(`svc ready ${url}\n`);
+    process.stderr.write(`svc: data directory ${stack.dataDir}\n`);
+  } catch (err) {
+    process.stderr.write(`svc: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void runHeadless();

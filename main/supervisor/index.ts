@@ -1,0 +1,188 @@
+/**
+ * The supervisor (DESIGN.md "Process model"): starts each of the eleven services of the spec's table
+ * in a worker thread on loopback, waits for readiness, restarts a crashed worker with backoff, reports
+ * state to the gateway (`GET /v1/admin/status`) and shuts everything down cleanly.
+ *
+ * Order: every service but the gateway starts in parallel, then the gateway (it needs their ports).
+ * Shutdown runs the other way: the gateway first (no new turns; its turn events drain to audit), then
+ * the other services, audit last, each closing its server and its stores.
+ */
+import { Worker } from 'node:worker_threads';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
+import type { AnyServiceConfig } from '../../services/shared/config.js';
+import type { ServiceStatus } from '../../services/shared/runtime.js';
+import { serviceConfigs, type StackConfig } from '../config/index.js';
+
+const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
+
+/** Ask the OS for a free TCP port on `host`. */
+export async function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, host, () => {
+      const addr = srv.address();
+      const p = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(p));
+    });
+  });
+}
+
+interface Slot {
+  name: ServiceName;
+  cfg: AnyServiceConfig;
+  worker: Worker | null;
+  status: ServiceStatus;
+  backoffMs: number;
+  stableTimer: NodeJS.Timeout | null;
+  restartTimer: NodeJS.Timeout | null;
+}
+
+/** Options of the supervisor. */
+export interface SupervisorOptions {
+  /** Line-oriented diagnostics (default: stderr). */
+  log?: (line: string) => void;
+}
+
+/** Runs the stack in worker threads. */
+export class Supervisor {
+  private readonly slots = new Map<ServiceName, Slot>();
+  private stopping = false;
+  private readonly log: (line: string) => void;
+  /** Gateway URL once started. */
+  gatewayUrl = '';
+
+  constructor(private readonly stack: Readonly<StackConfig>, opts: SupervisorOptions = {}) {
+    this.log = opts.log ?? ((l) => process.stderr.write(`${l}\n`));
+  }
+
+  /** Status of every service (the payload of GET /v1/admin/status). */
+  status(): ServiceStatus[] {
+    const now = Date.now();
+    return SERVICE_NAMES.filter((n) => this.slots.has(n)).map((n) => {
+      const s = this.slots.get(n)!.status;
+      return { ...s, uptime_seconds: s.started_at && s.state === 'ready' ? Math.round((now - Date.parse(s.started_at)) / 1000) : 0 };
+    });
+  }
+
+  /** The worker of a service (tests use it to crash one). */
+  worker(name: ServiceName): Worker | null { return this.slots.get(name)?.worker ?? null; }
+
+  /**
+   * Resolve ports, start every service and wait until all are ready.
+   * @returns the gateway URL.
+   * @throws Error when a service fails to start or is not ready within the timeout (all are stopped).
+   */
+  async start(): Promise<string> {
+    const ports = {} as Record<ServiceName, number>;
+    for (const name of SERVICE_NAMES) ports[name] = this.stack.ports[name] || await freePort(this.stack.host);
+    const cfgs = serviceConfigs(this.stack, ports);
+    for (const name of SERVICE_NAMES) {
+      this.slots.set(name, {
+        name, cfg: cfgs[name], worker: null, backoffMs: 0, stableTimer: null, restartTimer: null,
+        status: { name, state: 'starting', port: ports[name], url: cfgs[name].serviceUrls[name], started_at: null, uptime_seconds: 0, restarts: 0, last_error: null },
+      });
+    }
+    try {
+      await Promise.all(SERVICE_NAMES.filter((n) => n !== 'gateway').map((n) => this.spawn(this.slots.get(n)!)));
+      await this.spawn(this.slots.get('gateway')!);
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+    this.gatewayUrl = cfgs.gateway.serviceUrls.gateway;
+    this.broadcast();
+    return this.gatewayUrl;
+  }
+
+  private spawn(slot: Slot): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(ENTRY, { workerData: { service: slot.name, cfg: slot.cfg }, stdout: false, stderr: false });
+      slot.worker = worker;
+      let ready = false;
+      const timer = setTimeout(() => {
+        if (!ready) {
+          reject(new Error(`${slot.name} was not ready within ${this.stack.supervisor.readyTimeoutMs} ms`));
+          void worker.terminate();
+        }
+      }, this.stack.supervisor.readyTimeoutMs);
+      worker.on('message', (msg: { type: string; port?: number; message?: string }) => {
+        if (msg.type === 'ready') {
+          ready = true;
+          clearTimeout(timer);
+          slot.status = { ...slot.status, state: 'ready', started_at: new Date().toISOString(), last_error: null };
+          slot.stableTimer = setTimeout(() => { slot.backoffMs = 0; }, 60_000);
+          slot.stableTimer.unref();
+          this.broadcast();
+          resolve();
+        } else if (msg.type === 'failed') {
+          slot.status = { ...slot.status, last_error: msg.message ?? 'failed' };
+          if (!ready) { clearTimeout(timer); reject(new Error(`${slot.name} failed to start: ${msg.message}`)); }
+        }
+      });
+      worker.on('error', (err) => {
+        slot.status = { ...slot.status, last_error: err.message };
+        this.log(`svc: ${slot.name} worker error: ${err.message}`);
+        if (!ready) { clearTimeout(timer); reject(new Error(`${slot.name} failed to start: ${err.message}`)); }
+      });
+      worker.on('exit', (code) => {
+        if (slot.worker === worker) slot.worker = null;
+        if (slot.stableTimer) { clearTimeout(slot.stableTimer); slot.stableTimer = null; }
+        if (!ready) { clearTimeout(timer); reject(new Error(`${slot.name} exited with code ${code} before it was ready`)); return; }
+        if (this.stopping) { slot.status = { ...slot.status, state: 'stopped', started_at: null }; return; }
+        this.scheduleRestart(slot, code);
+      });
+    });
+  }
+
+  private scheduleRestart(slot: Slot, code: number): void {
+    slot.backoffMs = Math.min(slot.backoffMs ? slot.backoffMs * 2 : 250, this.stack.supervisor.maxRestartBackoffMs);
+    slot.status = { ...slot.status, state: 'restarting', started_at: null, last_error: slot.status.last_error ?? `exited with code ${code}` };
+    this.log(`svc: ${slot.name} exited (code ${code}); restarting in ${slot.backoffMs} ms`);
+    this.broadcast();
+    slot.restartTimer = setTimeout(() => {
+      slot.restartTimer = null;
+      if (this.stopping) return;
+      slot.status = { ...slot.status, restarts: slot.status.restarts + 1, state: 'starting' };
+      this.spawn(slot).catch((err: Error) => {
+        this.log(`svc: ${slot.name} restart failed: ${err.message}`);
+        if (!this.stopping && !slot.worker) this.scheduleRestart(slot, 1);
+      });
+    }, slot.backoffMs);
+  }
+
+  private broadcast(): void {
+    const gw = this.slots.get('gateway')?.worker;
+    if (gw) gw.postMessage({ type: 'status', services: this.status() });
+  }
+
+  private async stopOne(slot: Slot): Promise<void> {
+    if (slot.restartTimer) { clearTimeout(slot.restartTimer); slot.restartTimer = null; }
+    if (slot.stableTimer) { clearTimeout(slot.stableTimer); slot.stableTimer = null; }
+    const worker = slot.worker;
+    if (!worker) { slot.status = { ...slot.status, state: 'stopped' }; return; }
+    slot.status = { ...slot.status, state: 'stopping' };
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.log(`svc: ${slot.name} did not stop within ${this.stack.supervisor.shutdownTimeoutMs} ms; terminating`);
+        void worker.terminate();
+      }, this.stack.supervisor.shutdownTimeoutMs);
+      worker.once('exit', () => { clearTimeout(timer); resolve(); });
+      worker.postMessage({ type: 'shutdown' });
+    });
+    slot.status = { ...slot.status, state: 'stopped', started_at: null };
+  }
+
+  /** Stop every service: gateway first, audit last. Safe to call twice. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const gw = this.slots.get('gateway');
+    if (gw) await this.stopOne(gw);
+    await Promise.all([...this.slots.values()].filter((s) => s.name !== 'gateway' && s.name !== 'audit').map((s) => this.stopOne(s)));
+    const audit = this.slots.get('audit');
+    if (audit) await this.stopOne(audit);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * From validated bearer claims to the stamped identity (spec: "Principal", "Identity headers",
+ * "Roles and groups").
+ *
+ * Roles are `realm_access.roles` (plus a top-level `roles` array when an issuer uses one), then
+ * `SVC_GROUP_ROLE_MAP` adds roles from `groups` (never removes), then `SVC_ADMIN_EMAIL_ALLOWLIST`
+ * adds `admin` for listed emails. The tenant is always the pinned one: a tenant claim is ignored.
+ */
+import { CAPABILITY_SCOPES, STAMP_LIFETIME_SECONDS, signStamp, type AuthMethod, type Principal } from '../../shared/identity/principal.js';
+import type { ValidatedClaims } from './token-validator.js';
+
+/** Identity settings of the gateway. */
+export interface IdentitySettings {
+  tenantId: string;
+  principalKeys: readonly string[];
+  capTokenKeys: readonly string[];
+  adminEmailAllowlist: readonly string[];
+  groupRoleMap: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A resolved identity with its signed principal header, cached per bearer token. */
+export interface StampedIdentity {
+  principal: Principal;
+  /** X-Svc-Principal value. */
+  stamp: string;
+  /** Unix seconds when `stamp` expires. */
+  stampExp: number;
+  /** Precomputed downstream headers (x-user-*, x-tenant-id). */
+  headers: Record<string, string>;
+}
+
+const AUTH_METHODS: ReadonlySet<string> = new Set(['password', 'upstream_oidc', 'upstream_saml', 'service', 'anonymous']);
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * Header-safe form of a value: visible ASCII passes as is; anything else (non-ASCII names and
+ * emails, control characters) is percent-encoded (RFC 3986), so downstream decodes with
+ * `decodeURIComponent` (DESIGN.md: header encodings).
+ */
+export function headerValue(v: string): string {
+  return /^[\x20-\x7e]*$/.test(v) ? v : encodeURIComponent(v);
+}
+
+/** Compute roles from claims and settings. */
+export function effectiveRoles(claims: Pick<ValidatedClaims, 'realm_access' | 'groups' | 'email'> & { roles?: unknown }, s: Pick<IdentitySettings, 'adminEmailAllowlist' | 'groupRoleMap'>): string[] {
+  const roles = new Set<string>([...strings(claims.realm_access?.roles), ...strings(claims.roles)]);
+  for (const g of strings(claims.groups)) for (const r of s.groupRoleMap[g] ?? []) roles.add(r);
+  if (typeof claims.email === 'string' && s.adminEmailAllowlist.includes(claims.email.toLowerCase())) roles.add('admin');
+  return [...roles].sort();
+}
+
+/** Build and sign the principal for validated claims. */
+export function stampIdentity(claims: ValidatedClaims, s: IdentitySettings, nowSeconds = Math.floor(Date.now() / 1000)): StampedIdentity {
+  const authMethod: AuthMethod = typeof claims.auth_method === 'string' && AUTH_METHODS.has(claims.auth_method)
+    ? claims.auth_method as AuthMethod : 'upstream_oidc';
+  const principal: Principal = {
+    id: claims.sub,
+    tenant_id: s.tenantId,
+    roles: effectiveRoles(claims, s),
+    groups: strings(claims.groups),
+    local_iss: claims.iss,
+    local_sub: claims.sub,
+    auth_method: authMethod,
+    iat: nowSeconds,
+    exp: nowSeconds + STAMP_LIFETIME_SECONDS,
+  };
+  if (typeof claims.email === 'string') principal.email = claims.email;
+  const display = typeof claims.name === 'string' ? claims.name : typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
+  if (display !== undefined) principal.display_name = display;
+  if (typeof claims.sid === 'string') principal.session_id = claims.sid;
+  return sign(principal, s);
+}
+
+/** The anonymous principal of dev mode with auth disabled (spec rule 6). */
+export function anonymousIdentity(s: IdentitySettings, nowSeconds = Math.floor(Date.now() / 1000)): StampedIdentity {
+  return sign({
+    id: 'anonymous', tenant_id: s.tenantId, display_name: 'Anonymous (auth disabled)', roles: ['admin', 'user'], groups: [],
+    auth_method: 'anonymous', iat: nowSeconds, exp: nowSeconds + STAMP_LIFETIME_SECONDS,
+  }, s);
+}
+
+function sign(principal: Principal, s: IdentitySettings): StampedIdentity {
+  const headers: Record<string, string> = {
+    'x-user-id': headerValue(principal.id),
+    'x-user-roles': principal.roles.join(','),
+    'x-tenant-id': s.tenantId,
+  };
+  if (principal.email !== undefined) headers['x-user-email'] = headerValue(principal.email);
+  return { principal, stamp: signStamp(principal, s.principalKeys), stampExp: principal.exp, headers };
+}
+
+/** Re-sign a cached identity whose stamp is close to expiry (less than a minute left). */
+export function refreshStamp(id: StampedIdentity, s: IdentitySettings, nowSeconds = Math.floor(Date.now() / 1000)): StampedIdentity {
+  if (id.stampExp - nowSeconds > 60) return id;
+  return sign({ ...id.principal, iat: nowSeconds, exp: nowSeconds + STAMP_LIFETIME_SECONDS }, s);
+}
+
+/** Mint the per-turn capability token (spec: "Turn context" scopes). */
+export function capabilityToken(principal: Principal, turnId: string, s: IdentitySettings, nowSeconds = Math.floor(Date.now() / 1000)): string {
+  return signStamp({
+    sub: principal.id, tenant_id: s.tenantId, scopes: [...CAPABILITY_SCOPES], turn_id: turnId, exp: nowSeconds + STAMP_LIFETIME_SECONDS,
+  }, s.capTokenKeys);
+}

@@ -1,0 +1,131 @@
+/**
+ * The gateway's routing table (spec: "What the service does" rule 4, "Transport split",
+ * endpoint tables). Longest match wins: patterns are ranked by their literal length, so specific
+ * paths (`/v1/auth/installer-handoff`, `/v1/admin/inference/*`, `/v1/chat/agui/stream`,
+ * `/v1/oauth/{provider_slug}/callback`) beat the catch-all `/v1/*`.
+ */
+import type { UpstreamName } from '../../shared/services.js';
+
+/** Where a matched request goes. */
+export type RouteTarget =
+  | { kind: 'proxy'; service: UpstreamName; rewrite?: (path: string) => string }
+  | { kind: 'local'; handler: 'status' | 'agui' | 'reserved' | 'unavailable' | 'health' };
+
+/** One row of the table. `*` at the end matches the rest of the path; `{x}` one segment. */
+export interface RouteRule {
+  pattern: string;
+  target: RouteTarget;
+  /** Bypasses the bearer chain (public auth routes, OAuth callback, webhooks, JWKS). */
+  public?: boolean;
+  /** Restrict to these methods (others fall through to shorter patterns). */
+  methods?: readonly string[];
+}
+
+const proxy = (service: UpstreamName, rewrite?: (p: string) => string): RouteTarget =>
+  rewrite ? { kind: 'proxy', service, rewrite } : { kind: 'proxy', service };
+
+/** The table itself. */
+export const ROUTES: readonly RouteRule[] = [
+  // Public auth surface.
+  { pattern: '/v1/auth/config', target: proxy('auth'), public: true, methods: ['GET'] },
+  { pattern: '/v1/auth/idps', target: proxy('auth'), public: true, methods: ['GET'] },
+  { pattern: '/v1/auth/login', target: proxy('auth'), public: true, methods: ['POST'] },
+  { pattern: '/v1/auth/login/2fa', target: proxy('auth'), public: true, methods: ['POST'] },
+  { pattern: '/v1/auth/refresh', target: proxy('auth'), public: true, methods: ['POST'] },
+  { pattern: '/v1/auth/installer-handoff', target: proxy('auth'), public: true, methods: ['POST'] },
+  { pattern: '/v1/auth/*', target: proxy('auth') },
+  { pattern: '/auth/.well-known/*', target: proxy('auth', (p) => p.slice('/auth'.length)), public: true, methods: ['GET'] },
+  { pattern: '/dirauth/.well-known/*', target: proxy('dirauth', (p) => p.slice('/dirauth'.length)), public: true, methods: ['GET'] },
+  { pattern: '/dirauth/pair/*', target: proxy('auth') },
+  { pattern: '/v1/oauth/{provider_slug}/callback', target: proxy('agent-runtime'), public: true, methods: ['GET'] },
+  { pattern: '/v1/webhook', target: proxy('agent-runtime'), public: true },
+  { pattern: '/v1/webhook/*', target: proxy('agent-runtime'), public: true },
+  // Accounts.
+  { pattern: '/v1/user/me', target: proxy('auth') },
+  { pattern: '/v1/account/devices', target: proxy('auth') },
+  { pattern: '/v1/account/devices/*', target: proxy('auth') },
+  // Gateway-owned admin.
+  { pattern: '/v1/admin/status', target: { kind: 'local', handler: 'status' }, methods: ['GET'] },
+  { pattern: '/v1/admin/services', target: { kind: 'local', handler: 'status' }, methods: ['GET'] },
+  ...['topology', 'stack', 'secrets', 'backups', 'deploy', 'update', 'jobs', 'sso/idps'].flatMap((p): RouteRule[] => [
+    { pattern: `/v1/admin/${p}`, target: { kind: 'local', handler: 'unavailable' } },
+    { pattern: `/v1/admin/${p}/*`, target: { kind: 'local', handler: 'unavailable' } },
+  ]),
+  { pattern: '/v1/admin/users', target: proxy('auth') },
+  { pattern: '/v1/admin/users/*', target: proxy('auth') },
+  { pattern: '/v1/admin/auth/dirauth', target: proxy('dirauth') },
+  { pattern: '/v1/admin/auth/dirauth/*', target: proxy('dirauth') },
+  { pattern: '/v1/admin/inference/*', target: proxy('inference-router', (p) => `/v1/internal/${p.slice('/v1/admin/inference/'.length)}`) },
+  { pattern: '/v1/admin/egress/*', target: proxy('inference-router', (p) => `/v1/internal/egress/${p.slice('/v1/admin/egress/'.length)}`) },
+  { pattern: '/v1/admin/audit', target: proxy('audit') },
+  { pattern: '/v1/admin/audit/*', target: proxy('audit') },
+  { pattern: '/v1/admin/observability/*', target: proxy('observability') },
+  { pattern: '/v1/admin/*', target: proxy('agent-runtime') },
+  // Chat and inference.
+  { pattern: '/v1/chat/agui/stream', target: { kind: 'local', handler: 'agui' } },
+  { pattern: '/v1/chat/completions', target: proxy('inference-router') },
+  { pattern: '/v1/embeddings', target: proxy('inference-router') },
+  { pattern: '/v1/models', target: proxy('inference-router') },
+  { pattern: '/v1/models/*', target: proxy('inference-router') },
+  { pattern: '/v1/routes', target: proxy('inference-router') },
+  // Owning services.
+  { pattern: '/v1/memory', target: proxy('memory') },
+  { pattern: '/v1/memory/*', target: proxy('memory') },
+  { pattern: '/v1/knowledge', target: proxy('knowledge') },
+  { pattern: '/v1/knowledge/*', target: proxy('knowledge') },
+  { pattern: '/v1/guard', target: proxy('guardrail') },
+  { pattern: '/v1/guard/*', target: proxy('guardrail') },
+  { pattern: '/v1/sandbox', target: proxy('sandbox', () => '/') },
+  { pattern: '/v1/sandbox/*', target: proxy('sandbox', (p) => p.slice('/v1/sandbox'.length)) },
+  { pattern: '/v1/audit/turns/{turn_id}/replay/live', target: proxy('agent-runtime') },
+  { pattern: '/v1/audit', target: proxy('audit') },
+  { pattern: '/v1/audit/*', target: proxy('audit') },
+  { pattern: '/v1/receipts', target: proxy('audit') },
+  { pattern: '/v1/receipts/*', target: proxy('audit') },
+  { pattern: '/v1/generations', target: proxy('observability') },
+  { pattern: '/v1/generations/*', target: proxy('observability') },
+  { pattern: '/v1/prices', target: proxy('observability') },
+  { pattern: '/v1/prices/*', target: proxy('observability') },
+  // Reserved gateway patterns with no backing route (spec: Versioning 5).
+  { pattern: '/v1/connectors', target: { kind: 'local', handler: 'reserved' } },
+  { pattern: '/v1/connectors/*', target: { kind: 'local', handler: 'reserved' } },
+  { pattern: '/v1/workflows', target: { kind: 'local', handler: 'reserved' } },
+  { pattern: '/v1/workflows/*', target: { kind: 'local', handler: 'reserved' } },
+  // Catch-all: the agent runtime owns the rest of /v1.
+  { pattern: '/v1/*', target: proxy('agent-runtime') },
+];
+
+interface Compiled { rule: RouteRule; re: RegExp; rank: number; methods: Set<string> | null }
+
+/** A compiled, ranked route table with a small lookup cache. */
+export class RouteTable {
+  private readonly compiled: Compiled[];
+  private readonly cache = new Map<string, RouteRule | null>();
+
+  constructor(rules: readonly RouteRule[] = ROUTES) {
+    this.compiled = rules.map((rule) => {
+      const prefix = rule.pattern.endsWith('/*');
+      const body = prefix ? rule.pattern.slice(0, -2) : rule.pattern;
+      const src = body.split('/').map((seg) => (/^\{[a-z_]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+      const re = new RegExp(`^${src}${prefix ? '/.*' : ''}$`);
+      const literal = body.replace(/\{[a-z_]+\}/g, '').length;
+      // Exact patterns outrank prefix patterns of the same literal length.
+      return { rule, re, rank: literal * 2 + (prefix ? 0 : 1), methods: rule.methods ? new Set(rule.methods) : null };
+    }).sort((a, b) => b.rank - a.rank);
+  }
+
+  /** The winning rule for `method` + `path` (no query string), or null. */
+  match(method: string, path: string): RouteRule | null {
+    const key = `${method} ${path}`;
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return hit;
+    let found: RouteRule | null = null;
+    for (const c of this.compiled) {
+      if (c.methods && !c.methods.has(method)) continue;
+      if (c.re.test(path)) { found = c.rule; break; }
+    }
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(key, found);
+    return found;
+  }
+}

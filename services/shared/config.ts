@@ -1,0 +1,128 @@
+/**
+ * Configuration slices handed to each service's `start(cfg)`.
+ *
+ * Only `main/config` reads the environment; it builds these plain, structured-clonable objects
+ * (they cross into worker threads) and freezes them. Services never touch `process.env`.
+ */
+import type { ServiceName, UpstreamName } from './services.js';
+
+/** Deployment environment, from SVC_ENV / APP_ENV / ENVIRONMENT. */
+export type Environment = 'development' | 'test' | 'production';
+
+/** Settings every service receives. */
+export interface CommonServiceConfig {
+  service: ServiceName;
+  /** Bind address, 127.0.0.1 unless SVC_BIND_HOST says otherwise. */
+  host: string;
+  /** HTTP port; 0 asks the OS for a free one. */
+  port: number;
+  env: Environment;
+  /** Root data directory (SVC_DATA_DIR). */
+  dataDir: string;
+  /** `<dataDir>/db`: one `<store>.sqlite` per store. */
+  dbDir: string;
+  /** `<dataDir>/objects`: content-addressed blobs. */
+  objectsDir: string;
+  /** `<dataDir>/logs`. */
+  logDir: string;
+  /** Absolute path of the repository's `migrations/` folder. */
+  migrationsDir: string;
+  /** pino level for the service's log file. */
+  logLevel: string;
+  /** The pinned tenant (spec: tenancy.single_tenant_id). */
+  tenantId: string;
+  /** Public URL of the gateway, e.g. http://127.0.0.1:8080 (issuer strings derive from it). */
+  publicUrl: string;
+  /** HMAC keys for X-Svc-Principal, newest first. */
+  principalKeys: string[];
+  /** HMAC keys for X-Svc-Cap-Token, newest first. */
+  capTokenKeys: string[];
+  /** False only in dev mode with auth disabled (anonymous principal). */
+  authEnabled: boolean;
+  /** Base URLs (http://host:port) of every service, for service-to-service calls. */
+  serviceUrls: Record<ServiceName, string>;
+}
+
+/** A trusted bearer-token issuer (spec: "Bearer tokens and trusted issuers"). */
+export interface TrustedIssuer {
+  /** Exact `iss` string (a public URL). */
+  issuer: string;
+  /** Where its JWKS is fetched from (may be an internal address). */
+  jwksUrl: string;
+  /** JWS algorithms accepted from this issuer. */
+  algorithms: string[];
+}
+
+/** Gateway slice (spec: "What the service does" 1-6, "Limits"). */
+export interface GatewayConfig extends CommonServiceConfig {
+  service: 'gateway';
+  /** services.gateway.max_request_body_bytes (SVC_GATEWAY_MAX_REQUEST_BODY_BYTES). */
+  maxRequestBodyBytes: number;
+  /** Requests per minute per client IP (SVC_RATE_LIMIT_IP_PER_MINUTE). */
+  rateLimitIpPerMinute: number;
+  /** Requests per minute per tenant (SVC_RATE_LIMIT_TENANT_PER_MINUTE). */
+  rateLimitTenantPerMinute: number;
+  /** Shared limiter store when set. */
+  redisUrl: string | null;
+  trustedIssuers: TrustedIssuer[];
+  /** Required `aud` of bearer tokens: `svc-frontend`. */
+  audience: string;
+  /** Lower-cased emails promoted to admin (SVC_ADMIN_EMAIL_ALLOWLIST). */
+  adminEmailAllowlist: string[];
+  /** Group -> roles added (SVC_GROUP_ROLE_MAP `GroupA:admin,GroupB:user`). */
+  groupRoleMap: Record<string, string[]>;
+  /** Take the client IP from X-Forwarded-For (SVC_TRUST_PROXY). */
+  trustProxy: boolean;
+  /** Upper bound of cached token validations. */
+  tokenCacheMax: number;
+  /** Built renderer served at `/`, when present. */
+  rendererDir: string | null;
+}
+
+/** Auth slice: local accounts and the embedded issuer `{publicUrl}/auth`. */
+export interface AuthConfig extends CommonServiceConfig {
+  service: 'auth';
+  /** `{publicUrl}/auth`. */
+  issuer: string;
+  audience: string;
+  passwordLoginEnabled: boolean;
+  bootstrapAdminEmail: string | null;
+  bootstrapAdminPassword: string | null;
+  /** Access token lifetime, seconds. */
+  accessTokenTtlSeconds: number;
+  /** Refresh token lifetime, seconds. */
+  refreshTokenTtlSeconds: number;
+  /** Failed logins allowed per account per window before 429. */
+  loginMaxFailuresPerAccount: number;
+  /** Failed logins allowed per client IP per window before 429. */
+  loginMaxFailuresPerIp: number;
+  /** Throttle window, seconds. */
+  loginThrottleWindowSeconds: number;
+  /** Sanitised external identity providers for GET /v1/auth/idps. */
+  externalIdps: Array<{ name: string; issuer: string }>;
+  /** scrypt cost parameter N (power of two). */
+  scryptN: number;
+}
+
+/** Audit slice (spec: "Audit signing keys", "Limits"). */
+export interface AuditConfig extends CommonServiceConfig {
+  service: 'audit';
+  signingKey: string;
+  keyVersion: string;
+  previousSigningKey: string | null;
+  previousKeyVersion: string | null;
+  sealIntervalSeconds: number;
+  sealWatermarkSeconds: number;
+  sealBatchLimit: number;
+}
+
+/** Any other service: only the common settings for now. */
+export interface PlainServiceConfig extends CommonServiceConfig {
+  service: Exclude<ServiceName, 'gateway' | 'auth' | 'audit'>;
+}
+
+/** The union handed to `start(cfg)` of each service. */
+export type AnyServiceConfig = GatewayConfig | AuthConfig | AuditConfig | PlainServiceConfig;
+
+/** Upstream service URL map without the gateway. */
+export type UpstreamUrls = Record<UpstreamName, string>;

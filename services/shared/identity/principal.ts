@@ -1,0 +1,117 @@
+/**
+ * The principal and capability token the gateway stamps on every authenticated request
+ * (spec: "Principal", "Turn context", "Identity headers"; DESIGN.md "Identity").
+ *
+ * Wire form of both headers: `base64url(JCS(payload)) + "." + base64url(HMAC-SHA256(key, JCS(payload)))`.
+ * Keys come newest first: sign with the first, accept any (rotation without restart of the readers).
+ * Both expire 5 minutes after issue.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { jcs } from './jcs.js';
+
+/** Authentication method recorded in the principal (spec: Principal.auth_method). */
+export type AuthMethod = 'password' | 'upstream_oidc' | 'upstream_saml' | 'service' | 'anonymous';
+
+/** The signed principal (spec: "Principal"). Absent values are omitted. */
+export interface Principal {
+  id: string;
+  tenant_id: string;
+  email?: string;
+  display_name?: string;
+  roles: string[];
+  groups: string[];
+  local_iss?: string;
+  local_sub?: string;
+  upstream_iss?: string;
+  upstream_sub?: string;
+  upstream_preferred_username?: string;
+  auth_method: AuthMethod;
+  session_id?: string;
+  /** Unix seconds. */
+  iat: number;
+  /** Unix seconds; 5 minutes after iat. */
+  exp: number;
+}
+
+/** Capability scopes granted today (spec: "Turn context"). */
+export const CAPABILITY_SCOPES = ['agent.invoke', 'tool.*', 'memory.*', 'knowledge.*', 'guardrail.*'] as const;
+
+/** The capability token payload (DESIGN.md: `{sub, tenant_id, scopes, turn_id, exp}`). */
+export interface CapabilityToken {
+  sub: string;
+  tenant_id: string;
+  scopes: string[];
+  turn_id: string;
+  /** Unix seconds. */
+  exp: number;
+}
+
+/** Lifetime of the principal and capability token, in seconds. */
+export const STAMP_LIFETIME_SECONDS = 300;
+
+/** Why a stamped header failed verification. */
+export type StampError = 'malformed' | 'bad_signature' | 'expired' | 'no_keys';
+
+function hmac(key: string, data: string): Buffer {
+  return createHmac('sha256', key).update(data, 'utf8').digest();
+}
+
+/**
+ * Sign `payload` with the first key: `b64url(JCS(payload)).b64url(HMAC)`.
+ * @throws Error when `keys` is empty.
+ */
+export function signStamp(payload: object, keys: readonly string[]): string {
+  const key = keys[0];
+  if (!key) throw new Error('no signing key configured');
+  const body = jcs(payload);
+  return `${Buffer.from(body, 'utf8').toString('base64url')}.${hmac(key, body).toString('base64url')}`;
+}
+
+/**
+ * Verify a stamp against any of `keys` and its `exp` (Unix seconds, compared to `nowSeconds`).
+ * Returns the payload or a `StampError`. The signature is checked over the decoded JCS text,
+ * so a re-encoded payload (non-canonical base64) cannot pass as a different value.
+ */
+export function verifyStamp<T extends { exp: number }>(
+  value: string | undefined,
+  keys: readonly string[],
+  nowSeconds: number = Math.floor(Date.now() / 1000),
+): { ok: true; payload: T } | { ok: false; error: StampError } {
+  if (keys.length === 0) return { ok: false, error: 'no_keys' };
+  if (typeof value !== 'string' || value.length > 16384) return { ok: false, error: 'malformed' };
+  const dot = value.indexOf('.');
+  if (dot <= 0 || dot !== value.lastIndexOf('.')) return { ok: false, error: 'malformed' };
+  const bodyB64 = value.slice(0, dot);
+  const sigB64 = value.slice(dot + 1);
+  if (!/^[A-Za-z0-9_-]+$/.test(bodyB64) || !/^[A-Za-z0-9_-]+$/.test(sigB64)) return { ok: false, error: 'malformed' };
+  const body = Buffer.from(bodyB64, 'base64url').toString('utf8');
+  const sig = Buffer.from(sigB64, 'base64url');
+  if (sig.length !== 32) return { ok: false, error: 'malformed' };
+  let matched = false;
+  for (const key of keys) {
+    if (timingSafeEqual(hmac(key, body), sig)) { matched = true; break; }
+  }
+  if (!matched) return { ok: false, error: 'bad_signature' };
+  let payload: unknown;
+  try { payload = JSON.parse(body); } catch { return { ok: false, error: 'malformed' }; }
+  if (typeof payload !== 'object' || payload === null || typeof (payload as { exp?: unknown }).exp !== 'number') {
+    return { ok: false, error: 'malformed' };
+  }
+  // The payload must be exactly what was signed in canonical form.
+  if (jcs(payload) !== body) return { ok: false, error: 'malformed' };
+  if ((payload as { exp: number }).exp <= nowSeconds) return { ok: false, error: 'expired' };
+  return { ok: true, payload: payload as T };
+}
+
+/** Build a service principal (auth_method `service`, role `service-account`) for internal calls. */
+export function servicePrincipal(service: string, tenantId: string, nowSeconds = Math.floor(Date.now() / 1000)): Principal {
+  return {
+    id: `service:${service}`,
+    tenant_id: tenantId,
+    roles: ['service-account'],
+    groups: [],
+    auth_method: 'service',
+    iat: nowSeconds,
+    exp: nowSeconds + STAMP_LIFETIME_SECONDS,
+  };
+}

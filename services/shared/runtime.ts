@@ -1,0 +1,30 @@
+/**
+ * What a service's `start(cfg, runtime)` returns and may receive (DESIGN.md "Inside a service").
+ */
+
+/** A started service. `close()` stops accepting work, finishes in-flight requests and closes stores. */
+export interface RunningService {
+  /** The port actually bound. */
+  port: number;
+  close(): Promise<void>;
+}
+
+/** State of one service as the supervisor sees it (GET /v1/admin/status). */
+export interface ServiceStatus {
+  name: string;
+  state: 'starting' | 'ready' | 'restarting' | 'stopping' | 'stopped' | 'failed';
+  port: number;
+  url: string;
+  /** ISO time the current instance became ready, or null. */
+  started_at: string | null;
+  /** Seconds since `started_at`, 0 when not running. */
+  uptime_seconds: number;
+  restarts: number;
+  last_error: string | null;
+}
+
+/** Hooks the host (supervisor worker entry, or a test) hands to a service. */
+export interface ServiceRuntime {
+  /** Latest status of every service, when a supervisor runs the stack. */
+  statusSnapshot?: () => ServiceStatus[];
+}
