@@ -234,7 +234,8 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
     const body = req.body instanceof Buffer && req.body.length > 0 ? req.body : undefined;
     const ac = new AbortController();
     const onClose = (): void => { if (!reply.raw.writableFinished) ac.abort(); };
-    req.raw.once('close', onClose);
+    // The response's 'close' means the client went away (or the answer is done): abort upstream then.
+    reply.raw.once('close', onClose);
     const query = req.url.indexOf('?');
     let res;
     try {
@@ -242,7 +243,7 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
         method: req.method as 'GET', path: query >= 0 ? path + req.url.slice(query) : path, headers, body, signal: ac.signal,
       });
     } catch (err) {
-      req.raw.off('close', onClose);
+      reply.raw.off('close', onClose);
       if (ac.signal.aborted) return reply.code(499).send();
       req.log.warn({ service, err: (err as Error).message }, 'upstream unavailable');
       return reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
@@ -254,8 +255,6 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
     }
     if (st.turnId) out['x-svc-turn-id'] = st.turnId;
     out['x-correlation-id'] = st.correlationId;
-    res.body.once('end', () => req.raw.off('close', onClose));
-    res.body.once('error', () => req.raw.off('close', onClose));
     return reply.code(res.statusCode).headers(out).send(res.body);
   }
 

@@ -7,7 +7,7 @@
  * Successful validations are cached until the token's expiry (bounded LRU), so the hot path does not
  * verify a signature per request. Failures are never cached (a JWKS refresh may fix an unknown kid).
  */
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, errors, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { compactVerify, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, errors, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { AppError } from '../../shared/http/errors.js';
 import type { TrustedIssuer } from '../../shared/config.js';
 
@@ -103,6 +103,25 @@ export class TokenValidator {
     const claims = payload as ValidatedClaims;
     this.remember(token, claims, nowMs);
     return claims;
+  }
+
+  /**
+   * The signature layer alone, with the same key source and algorithm allow-list as `validate`
+   * (used to run the Wycheproof JWS vectors, whose payloads are not JWT claim sets).
+   * @returns the verified payload bytes.
+   * @throws AppError 401 `token_invalid`.
+   */
+  async verifyJws(token: string, issuer: string): Promise<Uint8Array> {
+    const entry = this.issuers.get(issuer);
+    if (!entry) throw invalid('issuer is not trusted');
+    try {
+      const header = decodeProtectedHeader(token);
+      if (typeof header.alg !== 'string' || header.alg.toLowerCase() === 'none') throw new Error('alg none');
+      const { payload } = await compactVerify(token, entry.keys, { algorithms: entry.issuer.algorithms });
+      return payload;
+    } catch {
+      throw invalid('signature verification failed');
+    }
   }
 
   private remember(token: string, claims: ValidatedClaims, nowMs: number): void {
