@@ -100,7 +100,11 @@ export class Supervisor {
 
   private spawn(slot: Slot): Promise<void> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(ENTRY, { workerData: { service: slot.name, cfg: slot.cfg }, stdout: false, stderr: false });
+      const worker = new Worker(ENTRY, {
+        workerData: { service: slot.name, cfg: slot.cfg }, stdout: false, stderr: false,
+        // A small young generation per isolate keeps eleven idle services inside the memory budget.
+        resourceLimits: { maxYoungGenerationSizeMb: 8 },
+      });
       slot.worker = worker;
       let ready = false;
       const timer = setTimeout(() => {

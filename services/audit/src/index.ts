@@ -1,12 +1,42 @@
 /**
- * audit service entry (spec: "Services" table). Its routes land with the issue that owns them;
- * until then it answers /healthz, /readyz, /metrics and a clear 404 for everything else.
+ * Audit service entry (spec "Services": audit, port 8008; "Audit log row", "Turn event",
+ * "Turn envelope", "Receipt", "Audit and receipts", "Audit signing keys").
+ *
+ * `start(cfg, runtime?)` validates the signing keys (refuses to start with a short or placeholder
+ * AUDIT_SIGNING_KEY and says why), opens `<dbDir>/audit.sqlite`, listens on `cfg.host:cfg.port`
+ * (0 = ephemeral) and starts the background sealer. `close()` drains HTTP, stops the sealer,
+ * commits queued writes and closes the store.
  */
-import type { CommonServiceConfig } from '../../shared/config.js';
-import { startBasicService } from '../../shared/http/basic-service.js';
+import type { AuditConfig } from '../../shared/config.js';
+import { listenService } from '../../shared/http/listen.js';
+import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
+import { buildAuditApp } from './app.js';
+import { keyRingFromConfig } from './domain/keys.js';
+import type { AuditRuntime } from './contracts.js';
 
-/** Start the audit service on `cfg.host:cfg.port`. */
-export async function start(cfg: CommonServiceConfig): Promise<RunningService> {
-  return startBasicService(cfg);
+/**
+ * Start the audit service.
+ * @param cfg the audit config slice (main/config).
+ * @param runtime optional host hooks; `auditKeys` rotates keys without a restart.
+ * @returns the bound port and `close()`.
+ * @throws Error when the keys are unacceptable or the store cannot be opened.
+ */
+export async function start(cfg: AuditConfig, runtime: AuditRuntime = {}): Promise<RunningService> {
+  keyRingFromConfig(cfg); // refuse to start on a bad key before anything opens
+  const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
+  const built = runtime.auditKeys ? buildAuditApp(cfg, { logger, keys: runtime.auditKeys }) : buildAuditApp(cfg, { logger });
+  let running: RunningService;
+  try {
+    running = await listenService(built.app, cfg.host, cfg.port, async () => {
+      await built.close();
+      // Wait until the log file is open and flushed, so a caller may remove the data dir at once.
+      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
+    });
+  } catch (err) {
+    await built.close();
+    throw err;
+  }
+  built.sealer.start();
+  return running;
 }

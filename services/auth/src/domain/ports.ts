@@ -88,9 +88,9 @@ export interface LoginFailureStore {
   record(account: string, ip: string, at: number): number;
   /** Forget one attempt (it turned out not to be a guess). */
   remove(id: number): void;
-  /** Failures for `account` since `since` (Unix ms), with the blocking time relative to `max`. */
+  /** Failures for `account` after `since` (Unix ms, exclusive), with the blocking time relative to `max`. */
   accountStats(account: string, since: number, max: number): FailureStats;
-  /** Failures from `ip` since `since` (Unix ms), with the blocking time relative to `max`. */
+  /** Failures from `ip` after `since` (Unix ms, exclusive), with the blocking time relative to `max`. */
   ipStats(ip: string, since: number, max: number): FailureStats;
   /** Forget every failure of an account (after a successful login). */
   clearAccount(account: string): void;

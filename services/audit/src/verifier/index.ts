@@ -1,0 +1,20 @@
+/**
+ * The pure receipt verifier (DESIGN.md "Receipt format v1"; STYLE.md sigstore-js section).
+ *
+ * No file system, database or network: callers parse files themselves and inject keys (and, when
+ * they have one, a faster `HashProvider`). Usable from the service, `scripts/svc-verify` and the
+ * renderer alike.
+ *
+ * @example
+ * const report = verifyReceiptJson({ bundle: JSON.parse(text) }, { keys: { v1: key } });
+ * if (!report.ok) for (const c of report.checks) if (!c.ok) console.log(c.id, c.detail);
+ */
+export * from './types.js';
+export * from './format.js';
+export { type HashProvider, pureHashProvider, sha256Pure, hmacSha256Pure, toHex, fromHex, utf8 } from './hash.js';
+export {
+  merkleTreeHash, merkleRootHex, hashChildren, hashLeafData, rootFromInclusionProof, verifyInclusion, verifyConsistency,
+  verifySubtreeInclusion, isValidSubtree, MerkleProofError, type MerkleErrorCode,
+} from './merkle.js';
+export { parseBundle, parseReceiptDetail, parseProofExport, isBundleShape } from './parse.js';
+export { verifyBundle, verifyReceiptJson, normaliseInput, type VerifyOptions } from './verify.js';

@@ -1,0 +1,167 @@
+/**
+ * Parse and normalise receipt wire data into typed objects (the sigstore-js "parse, normalise, then
+ * verify" split). Strict: signed objects must carry exactly their keys with the right JSON types and
+ * lowercase-hex hashes; anything else is a `VerificationError` with code `MALFORMED` and a path.
+ */
+import { ENVELOPE_PAYLOAD_KEYS, LEAF_EVENT_KEYS, type EnvelopePayload, type LeafEvent } from './format.js';
+import {
+  VerificationError, type EnvelopeRecord, type ProofExport, type ReceiptBundle, type ReceiptDetail, type ReceiptObject, type SuffixRow,
+} from './types.js';
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function fail(path: string, msg: string): never {
+  throw new VerificationError('MALFORMED', `${path}: ${msg}`, path);
+}
+
+function obj(v: unknown, path: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, 'expected an object');
+  return v as Record<string, unknown>;
+}
+
+function exactKeys(o: Record<string, unknown>, keys: readonly string[], path: string): void {
+  for (const k of keys) if (!Object.prototype.hasOwnProperty.call(o, k)) fail(`${path}.${k}`, 'missing');
+  for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${k}`, 'unexpected key');
+}
+
+function str(o: Record<string, unknown>, k: string, path: string): string {
+  const v = o[k];
+  if (typeof v !== 'string') fail(`${path}.${k}`, 'expected a string');
+  return v;
+}
+
+function strOrNull(o: Record<string, unknown>, k: string, path: string): string | null {
+  const v = o[k];
+  if (v === null) return null;
+  if (typeof v !== 'string') fail(`${path}.${k}`, 'expected a string or null');
+  return v;
+}
+
+function int(o: Record<string, unknown>, k: string, path: string): number {
+  const v = o[k];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) fail(`${path}.${k}`, 'expected a non-negative integer');
+  return v;
+}
+
+function hex64(o: Record<string, unknown>, k: string, path: string): string {
+  const v = str(o, k, path);
+  if (!HEX64.test(v)) fail(`${path}.${k}`, 'expected 64 lowercase hex digits');
+  return v;
+}
+
+function strArray(v: unknown, path: string, hex = false): string[] {
+  if (!Array.isArray(v)) fail(path, 'expected an array');
+  return v.map((x, i) => {
+    if (typeof x !== 'string') fail(`${path}[${i}]`, 'expected a string');
+    if (hex && !HEX64.test(x)) fail(`${path}[${i}]`, 'expected 64 lowercase hex digits');
+    return x;
+  });
+}
+
+/** Parse a receipt object (unsigned; only its shape is checked). */
+export function parseReceiptObject(v: unknown, path = 'receipt'): ReceiptObject {
+  const o = obj(v, path);
+  const status = str(o, 'status', path);
+  if (status !== 'pending' && status !== 'sealed' && status !== 'verified') fail(`${path}.status`, 'unknown status');
+  if (typeof o.sealed !== 'boolean') fail(`${path}.sealed`, 'expected a boolean');
+  return {
+    id: str(o, 'id', path), turn_id: str(o, 'turn_id', path), tier: str(o, 'tier', path), status, sealed: o.sealed,
+    receipt_url: str(o, 'receipt_url', path), proof_url: str(o, 'proof_url', path), bundle_url: str(o, 'bundle_url', path),
+  };
+}
+
+/** Parse an envelope payload: exactly the spec's keys. */
+export function parseEnvelopePayload(v: unknown, path = 'envelope.payload'): EnvelopePayload {
+  const o = obj(v, path);
+  exactKeys(o, ENVELOPE_PAYLOAD_KEYS, path);
+  const detailType = str(o, 'detail_type', path);
+  if (detailType !== 'turn_envelope_v1') fail(`${path}.detail_type`, 'expected turn_envelope_v1');
+  const canon = str(o, 'canonicalization_version', path);
+  if (canon !== 'rfc8785-v1') fail(`${path}.canonicalization_version`, 'expected rfc8785-v1');
+  const status = str(o, 'status', path);
+  if (status !== 'completed' && status !== 'failed') fail(`${path}.status`, 'expected completed or failed');
+  const reason = str(o, 'seal_reason', path);
+  if (reason !== 'terminal_event' && reason !== 'watermark_timeout' && reason !== 'manual') fail(`${path}.seal_reason`, 'unknown seal_reason');
+  return {
+    detail_type: detailType, tenant_id: str(o, 'tenant_id', path), turn_id: str(o, 'turn_id', path), status, seal_reason: reason,
+    canonicalization_version: canon, event_count: int(o, 'event_count', path),
+    event_ids: strArray(o.event_ids, `${path}.event_ids`), leaf_hashes: strArray(o.leaf_hashes, `${path}.leaf_hashes`, true),
+    merkle_root: hex64(o, 'merkle_root', path),
+  };
+}
+
+const ENVELOPE_KEYS = ['payload', 'signature', 'key_version', 'audit_log_id', 'audit_seq', 'audit_previous_hash', 'audit_signature', 'audit_chain_hash'] as const;
+
+/** Parse an envelope record (payload, signature, anchor fields). */
+export function parseEnvelopeRecord(v: unknown, path = 'envelope'): EnvelopeRecord {
+  const o = obj(v, path);
+  exactKeys(o, ENVELOPE_KEYS, path);
+  return {
+    payload: parseEnvelopePayload(o.payload, `${path}.payload`), signature: hex64(o, 'signature', path), key_version: str(o, 'key_version', path),
+    audit_log_id: int(o, 'audit_log_id', path), audit_seq: int(o, 'audit_seq', path), audit_previous_hash: hex64(o, 'audit_previous_hash', path),
+    audit_signature: hex64(o, 'audit_signature', path), audit_chain_hash: hex64(o, 'audit_chain_hash', path),
+  };
+}
+
+/** Parse one turn event: exactly the ten leaf keys. */
+export function parseLeafEvent(v: unknown, path: string): LeafEvent {
+  const o = obj(v, path);
+  exactKeys(o, LEAF_EVENT_KEYS, path);
+  return {
+    turn_id: str(o, 'turn_id', path), event_id: str(o, 'event_id', path), tenant_id: str(o, 'tenant_id', path),
+    principal_id: str(o, 'principal_id', path), emitter_service: str(o, 'emitter_service', path),
+    emitter_instance: strOrNull(o, 'emitter_instance', path), occurred_at: str(o, 'occurred_at', path),
+    sequence_in_service: int(o, 'sequence_in_service', path), payload_type: str(o, 'payload_type', path),
+    payload_json: str(o, 'payload_json', path),
+  };
+}
+
+const ROW_KEYS = ['id', 'seq', 'signed_payload', 'signature', 'previous_hash', 'key_version', 'chain_hash'] as const;
+
+/** Parse one suffix row. */
+export function parseSuffixRow(v: unknown, path: string): SuffixRow {
+  const o = obj(v, path);
+  exactKeys(o, ROW_KEYS, path);
+  return {
+    id: int(o, 'id', path), seq: int(o, 'seq', path), signed_payload: str(o, 'signed_payload', path), signature: hex64(o, 'signature', path),
+    previous_hash: hex64(o, 'previous_hash', path), key_version: str(o, 'key_version', path), chain_hash: hex64(o, 'chain_hash', path),
+  };
+}
+
+/** Parse a receipt detail `{receipt, envelope, events}`. */
+export function parseReceiptDetail(v: unknown, path = 'detail'): ReceiptDetail {
+  const o = obj(v, path);
+  exactKeys(o, ['receipt', 'envelope', 'events'], path);
+  if (!Array.isArray(o.events)) fail(`${path}.events`, 'expected an array');
+  return {
+    receipt: parseReceiptObject(o.receipt, `${path}.receipt`),
+    envelope: parseEnvelopeRecord(o.envelope, `${path}.envelope`),
+    events: o.events.map((e, i) => parseLeafEvent(e, `${path}.events[${i}]`)),
+  };
+}
+
+/** Parse a proof export `{receipt, envelope, audit_chain: {suffix}}`. */
+export function parseProofExport(v: unknown, path = 'proof'): ProofExport {
+  const o = obj(v, path);
+  exactKeys(o, ['receipt', 'envelope', 'audit_chain'], path);
+  const chain = obj(o.audit_chain, `${path}.audit_chain`);
+  exactKeys(chain, ['suffix'], `${path}.audit_chain`);
+  if (!Array.isArray(chain.suffix)) fail(`${path}.audit_chain.suffix`, 'expected an array');
+  return {
+    receipt: parseReceiptObject(o.receipt, `${path}.receipt`),
+    envelope: parseEnvelopeRecord(o.envelope, `${path}.envelope`),
+    audit_chain: { suffix: chain.suffix.map((r, i) => parseSuffixRow(r, `${path}.audit_chain.suffix[${i}]`)) },
+  };
+}
+
+/** Parse a bundle `{detail, proof}`. */
+export function parseBundle(v: unknown): ReceiptBundle {
+  const o = obj(v, 'bundle');
+  exactKeys(o, ['detail', 'proof'], 'bundle');
+  return { detail: parseReceiptDetail(o.detail, 'detail'), proof: parseProofExport(o.proof, 'proof') };
+}
+
+/** True when `v` looks like a bundle (has both `detail` and `proof`). */
+export function isBundleShape(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && 'detail' in v && 'proof' in v;
+}

@@ -1,0 +1,79 @@
+/**
+ * Public discovery routes (no principal): `GET /v1/auth/config`, `GET /v1/auth/idps`,
+ * `GET /.well-known/jwks.json`, `GET /.well-known/openid-configuration`. The gateway exposes the
+ * last two as `/auth/.well-known/*` and fetches the JWKS from this service directly.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { AuthConfig } from '../../../shared/config.js';
+import type { AuthConfigView, IdpList } from '../contracts.js';
+import type { HandoffService } from '../domain/handoff.js';
+import type { SigningKey } from '../domain/tokens.js';
+
+/** Options of `publicRoutes`. */
+export interface PublicRoutesOptions {
+  cfg: AuthConfig;
+  key: SigningKey;
+  handoff: HandoffService;
+}
+
+const jwkSchema = {
+  type: 'object',
+  properties: { kty: { type: 'string' }, crv: { type: 'string' }, x: { type: 'string' }, y: { type: 'string' }, kid: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } },
+} as const;
+
+/** Register the public discovery routes. */
+export const publicRoutes: FastifyPluginAsync<PublicRoutesOptions> = async (app, { cfg, key, handoff }) => {
+  const pub = { public: true } as const;
+
+  app.get('/v1/auth/config', {
+    config: pub,
+    schema: {
+      response: {
+        200: {
+          type: 'object',
+          required: ['passwordLoginEnabled', 'installerHandoffPending', 'issuer', 'secondFactor'],
+          properties: {
+            passwordLoginEnabled: { type: 'boolean' }, installerHandoffPending: { type: 'boolean' }, issuer: { type: 'string' },
+            secondFactor: { type: 'object', properties: { available: { type: 'boolean' } } },
+          },
+        },
+      },
+    },
+  }, async (): Promise<AuthConfigView> => ({
+    passwordLoginEnabled: cfg.passwordLoginEnabled,
+    installerHandoffPending: handoff.pending(),
+    issuer: cfg.issuer,
+    secondFactor: { available: false },
+  }));
+
+  app.get('/v1/auth/idps', {
+    config: pub,
+    schema: {
+      response: {
+        200: {
+          type: 'object',
+          properties: { items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, issuer: { type: 'string' } } } } },
+        },
+      },
+    },
+  }, async (): Promise<IdpList> => ({ items: cfg.externalIdps.map(({ name, issuer }) => ({ name, issuer })) }));
+
+  app.get('/.well-known/jwks.json', {
+    config: pub,
+    schema: { response: { 200: { type: 'object', properties: { keys: { type: 'array', items: jwkSchema } } } } },
+  }, async (_req, reply) => {
+    void reply.header('cache-control', 'public, max-age=300');
+    return { keys: [key.publicJwk] };
+  });
+
+  app.get('/.well-known/openid-configuration', { config: pub }, async (_req, reply) => {
+    void reply.header('cache-control', 'public, max-age=300');
+    return {
+      issuer: cfg.issuer,
+      jwks_uri: `${cfg.issuer}/.well-known/jwks.json`,
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['ES256'],
+      claims_supported: ['iss', 'aud', 'sub', 'email', 'name', 'realm_access', 'groups', 'auth_method', 'sid', 'iat', 'exp', 'jti'],
+    };
+  });
+};

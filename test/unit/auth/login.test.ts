@@ -1,0 +1,76 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PasswordHasher } from '../../../services/auth/src/domain/passwords.js';
+import { AppError } from '../../../services/shared/http/errors.js';
+import { addUser, codeOf, world } from './helpers.js';
+
+describe('LoginService', () => {
+  it('logs in case-insensitively and upgrades an old hash', async () => {
+    const w = await world();
+    const u = await addUser(w, 'bob@example.test', 'bob-password');
+    w.store.users.save({ ...u, password_hash: await new PasswordHasher(2048).hash('bob-password') });
+    const t = await w.login.login(' BOB@example.test ', 'bob-password', '10.0.0.1');
+    assert.equal(t.token_type, 'Bearer');
+    assert.match(w.store.users.byId(u.id)!.password_hash!, /^scrypt\$1024\$/);
+  });
+
+  it('answers 429 with the exact Retry-After once the account limit is reached, without checking the password', async () => {
+    const w = await world();
+    await addUser(w, 'carol@example.test', 'carol-password');
+    for (let i = 0; i < 3; i++) {
+      assert.equal(await codeOf(w.login.login('carol@example.test', 'nope', `10.0.1.${i}`)), 'invalid_credentials');
+      w.clock.advance(10_000);
+    }
+    // Failures at t0, t0+10s, t0+20s; now t0+30s: the oldest leaves the 60 s window in 30 s.
+    let err: unknown;
+    try { await w.login.login('carol@example.test', 'carol-password', '10.0.1.9'); } catch (e) { err = e; }
+    assert.ok(err instanceof AppError);
+    assert.equal(err.status, 429);
+    assert.equal(err.code, 'login_throttled');
+    assert.equal(err.headers?.['retry-after'], '30');
+    // Throttled attempts are not counted: once the oldest failure expires, one more try is allowed.
+    w.clock.advance(30_000);
+    const ok = await w.login.login('carol@example.test', 'carol-password', '10.0.1.9');
+    assert.equal(typeof ok.access_token, 'string');
+    // ... and the success cleared the account's failures.
+    assert.equal(w.store.failures.accountStats('carol@example.test', 0, 3).count, 0);
+  });
+
+  it('throttles unknown accounts exactly like known ones', async () => {
+    const w = await world();
+    for (let i = 0; i < 3; i++) await codeOf(w.login.login('ghost@example.test', 'x', `10.0.2.${i}`));
+    assert.equal(await codeOf(w.login.login('ghost@example.test', 'x', '10.0.2.9')), 'login_throttled');
+  });
+
+  it('throttles a client IP across accounts', async () => {
+    const w = await world();
+    await addUser(w, 'dave@example.test', 'dave-password');
+    for (let i = 0; i < 5; i++) await codeOf(w.login.login(`u${i}@example.test`, 'x', '10.0.3.1'));
+    assert.equal(await codeOf(w.login.login('dave@example.test', 'dave-password', '10.0.3.1')), 'login_throttled');
+    assert.equal(await codeOf(w.login.login('dave@example.test', 'dave-password', '10.0.3.2')), undefined);
+  });
+
+  it('counts parallel guesses before the password is checked', async () => {
+    const w = await world();
+    await addUser(w, 'erin@example.test', 'erin-password');
+    const codes = await Promise.all(Array.from({ length: 6 }, (_, i) => codeOf(w.login.login('erin@example.test', `guess-${i}`, `10.0.4.${i}`))));
+    assert.equal(codes.filter((c) => c === 'invalid_credentials').length, 3);
+    assert.equal(codes.filter((c) => c === 'login_throttled').length, 3);
+  });
+
+  it('reveals a disabled account only after a correct password, and refuses password-less accounts', async () => {
+    const w = await world();
+    const u = await addUser(w, 'frank@example.test', 'frank-password');
+    w.store.users.save({ ...u, disabled: true });
+    assert.equal(await codeOf(w.login.login('frank@example.test', 'wrong', '10.0.5.1')), 'invalid_credentials');
+    assert.equal(await codeOf(w.login.login('frank@example.test', 'frank-password', '10.0.5.1')), 'account_disabled');
+    await addUser(w, 'nopw@example.test', null);
+    assert.equal(await codeOf(w.login.login('nopw@example.test', '', '10.0.5.2')), 'invalid_credentials');
+  });
+
+  it('refuses every login when password login is disabled', async () => {
+    const w = await world({ passwordLoginEnabled: false });
+    await addUser(w, 'gina@example.test', 'gina-password');
+    assert.equal(await codeOf(w.login.login('gina@example.test', 'gina-password', '10.0.6.1')), 'password_login_disabled');
+  });
+});
