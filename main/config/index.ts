@@ -150,7 +150,8 @@ export function parseGroupRoleMap(raw: string | undefined): Record<string, strin
     if (i <= 0 || i === pair.length - 1) throw new ConfigError(`SVC_GROUP_ROLE_MAP entries must be Group:role, got "${pair}"`);
     const group = pair.slice(0, i).trim();
     const role = pair.slice(i + 1).trim();
-    (out[group] ??= []).includes(role) || out[group]!.push(role);
+    const roles = (out[group] ??= []);
+    if (!roles.includes(role)) roles.push(role);
   }
   return out;
 }

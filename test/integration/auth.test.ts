@@ -20,6 +20,7 @@ const isPosix = process.platform !== 'win32';
 class Client {
   constructor(readonly base: string, private readonly cfg: AuthConfig) {}
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
   async call(method: string, path: string, opts: { body?: unknown; raw?: string; principal?: Principal; ip?: string } = {}): Promise<{ status: number; body: any; headers: Headers }> {
     const headers: Record<string, string> = {};
     if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] = 'application/json';

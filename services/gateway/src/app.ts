@@ -13,13 +13,14 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import { Pool, request as undiciRequest } from 'undici';
-import { monotonicFactory } from 'ulid';
+import { callUpstream } from './upstream.js';
 import type { Logger } from 'pino';
 import client from 'prom-client';
 import type { GatewayConfig } from '../../shared/config.js';
 import { AppError } from '../../shared/http/errors.js';
 import { toErrorResponse } from '../../shared/http/server.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
+import { ulidFactory } from '../../shared/identity/ulid.js';
 import type { ServiceRuntime, ServiceStatus } from '../../shared/runtime.js';
 import { SERVICE_NAMES, type UpstreamName } from '../../shared/services.js';
 import { TokenValidator } from './token-validator.js';
@@ -59,7 +60,10 @@ export interface BuildGatewayOptions {
   validator?: TokenValidator;
 }
 
-const nextTurnId = monotonicFactory();
+const nextTurnId = ulidFactory();
+
+/** Upstream answers up to this size (with a Content-Length) are buffered rather than piped. */
+const BUFFER_LIMIT = 256 * 1024;
 
 /** Build the gateway app (not listening) plus what `close()` must stop. */
 export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: FastifyInstance; events: TurnEventClient; shutdown: () => Promise<void> }> {
@@ -232,29 +236,31 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
       headers['x-svc-cap-token'] = capabilityToken(st.identity.principal, st.turnId, settings);
     }
     const body = req.body instanceof Buffer && req.body.length > 0 ? req.body : undefined;
-    const ac = new AbortController();
-    const onClose = (): void => { if (!reply.raw.writableFinished) ac.abort(); };
-    // The response's 'close' means the client went away (or the answer is done): abort upstream then.
-    reply.raw.once('close', onClose);
     const query = req.url.indexOf('?');
+    const call = callUpstream(pools.get(service)!, {
+      method: req.method, path: query >= 0 ? path + req.url.slice(query) : path, headers, body,
+    }, BUFFER_LIMIT);
+    // The response's 'close' before it finished means the client went away: abort upstream.
+    const onClose = (): void => { if (!reply.raw.writableFinished) call.abort(); };
+    reply.raw.once('close', onClose);
     let res;
     try {
-      res = await pools.get(service)!.request({
-        method: req.method as 'GET', path: query >= 0 ? path + req.url.slice(query) : path, headers, body, signal: ac.signal,
-      });
+      res = await call.response;
     } catch (err) {
       reply.raw.off('close', onClose);
-      if (ac.signal.aborted) return reply.code(499).send();
+      if (req.raw.destroyed) return reply.code(499).send();
       req.log.warn({ service, err: (err as Error).message }, 'upstream unavailable');
       return reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
     }
     const out: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(res.headers)) {
+    for (const k in res.headers) {
+      const v = res.headers[k];
       if (v === undefined || STRIP_OUTBOUND.has(k)) continue;
       out[k] = v;
     }
     if (st.turnId) out['x-svc-turn-id'] = st.turnId;
     out['x-correlation-id'] = st.correlationId;
+    if (Buffer.isBuffer(res.body)) reply.raw.off('close', onClose);
     return reply.code(res.statusCode).headers(out).send(res.body);
   }
 

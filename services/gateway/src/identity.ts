@@ -6,6 +6,7 @@
  * `SVC_GROUP_ROLE_MAP` adds roles from `groups` (never removes), then `SVC_ADMIN_EMAIL_ALLOWLIST`
  * adds `admin` for listed emails. The tenant is always the pinned one: a tenant claim is ignored.
  */
+import { createHmac } from 'node:crypto';
 import { CAPABILITY_SCOPES, STAMP_LIFETIME_SECONDS, signStamp, type AuthMethod, type Principal } from '../../shared/identity/principal.js';
 import type { ValidatedClaims } from './token-validator.js';
 
@@ -98,9 +99,17 @@ export function refreshStamp(id: StampedIdentity, s: IdentitySettings, nowSecond
   return sign({ ...id.principal, iat: nowSeconds, exp: nowSeconds + STAMP_LIFETIME_SECONDS }, s);
 }
 
-/** Mint the per-turn capability token (spec: "Turn context" scopes). */
+const SCOPES_JSON = JSON.stringify(CAPABILITY_SCOPES);
+
+/**
+ * Mint the per-turn capability token (spec: "Turn context" scopes), wire form as `signStamp`.
+ * The canonical JSON is assembled directly: keys in RFC 8785 order (exp, scopes, sub, tenant_id,
+ * turn_id), strings through JSON.stringify, which for strings and safe integers is exactly JCS
+ * (a unit test compares it with `jcs()`).
+ */
 export function capabilityToken(principal: Principal, turnId: string, s: IdentitySettings, nowSeconds = Math.floor(Date.now() / 1000)): string {
-  return signStamp({
-    sub: principal.id, tenant_id: s.tenantId, scopes: [...CAPABILITY_SCOPES], turn_id: turnId, exp: nowSeconds + STAMP_LIFETIME_SECONDS,
-  }, s.capTokenKeys);
+  const key = s.capTokenKeys[0];
+  if (!key) throw new Error('no capability token key configured');
+  const body = `{"exp":${nowSeconds + STAMP_LIFETIME_SECONDS},"scopes":${SCOPES_JSON},"sub":${JSON.stringify(principal.id)},"tenant_id":${JSON.stringify(s.tenantId)},"turn_id":${JSON.stringify(turnId)}}`;
+  return `${Buffer.from(body, 'utf8').toString('base64url')}.${createHmac('sha256', key).update(body, 'utf8').digest('base64url')}`;
 }

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import client from 'prom-client';
 import { AppError, type ErrorBody } from './errors.js';
 import {
-  verifyStamp, type Principal, type CapabilityToken,
+  StampVerifier, verifyStamp, type Principal, type CapabilityToken,
 } from '../identity/principal.js';
 
 declare module 'fastify' {
@@ -119,6 +119,7 @@ export function buildServer(opts: BuildServerOptions): { app: FastifyInstance; m
     void reply.code(404).send({ error: `no route for ${req.method} ${req.url.split('?')[0]}`, code: 'not_found' });
   });
 
+  const principals = new StampVerifier<Principal>(opts.principalKeys);
   app.addHook('onRequest', async (req: FastifyRequest) => {
     if (req.routeOptions.config?.public === true) {
       tryAttachPrincipal(req, opts);
@@ -126,7 +127,7 @@ export function buildServer(opts: BuildServerOptions): { app: FastifyInstance; m
     }
     const raw = header(req, 'x-svc-principal');
     if (raw === undefined) throw new AppError(401, 'principal_missing', 'request lacks the gateway-stamped principal');
-    const res = verifyStamp<Principal>(raw, opts.principalKeys);
+    const res = principals.verify(raw);
     if (!res.ok) throw new AppError(401, 'principal_invalid', `stamped principal rejected: ${res.error}`);
     req.principal = res.payload;
     const turn = header(req, 'x-svc-turn-id');

@@ -176,7 +176,9 @@ export function verifyConsistency(size1: bigint, size2: bigint, proof: readonly 
   }
   if (proof.length === 0) throw new MerkleProofError('WRONG_PROOF_SIZE', 'empty proof');
   checkHashes('proof', proof);
-  let { inner, border } = decompInclProof(size1 - 1n, size2);
+  const decomposed = decompInclProof(size1 - 1n, size2);
+  let inner = decomposed.inner;
+  const border = decomposed.border;
   const shift = trailingZeros(size1);
   inner -= shift;
   let seed = proof[0]!;
