@@ -1,0 +1,22 @@
+/**
+ * `npm run bench`: every benchmark in one run, each printing its side-by-side ratios, then a summary
+ * table of the figures the issues name with their targets.
+ */
+import { main as gateway } from './gateway.js';
+import { main as stack } from './stack.js';
+import { main as audit, type Figure } from './audit.js';
+
+const all: Figure[] = [];
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit]] as const) {
+  try {
+    all.push(...await fn());
+  } catch (err) {
+    console.error(`bench ${name} failed:`, err);
+    process.exitCode = 1;
+  }
+}
+console.log('\n== summary ==');
+for (const f of all) {
+  console.log(`${f.pass === undefined ? ' ' : f.pass ? '✓' : '✗'} ${f.name}: ${Number.isInteger(f.value) ? f.value : f.value.toFixed(3)} ${f.unit}${f.target ? ` (target ${f.target})` : ''}`);
+}
+process.exit(process.exitCode ?? 0);
