@@ -28,6 +28,15 @@ export async function runHeadless(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // SIGHUP: re-read key files and rotate the audit signing keys without a restart.
+  process.on('SIGHUP', () => {
+    try {
+      sup.rotateAuditKeys(loadStackConfig(process.env));
+      process.stderr.write('svc: audit signing keys reloaded\n');
+    } catch (err) {
+      process.stderr.write(`svc: key reload refused: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  });
   try {
     const url = await sup.start();
     process.stdout.write(`svc ready ${url}\n`);

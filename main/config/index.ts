@@ -255,9 +255,9 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
   if (signingKey.length < 32) throw new ConfigError('AUDIT_SIGNING_KEY must be at least 32 characters');
   if (isPlaceholder(signingKey)) throw new ConfigError('AUDIT_SIGNING_KEY is a placeholder; set it to a random value of at least 32 characters');
   const previousSigningKey = secret(env, 'AUDIT_SIGNING_KEY_PREVIOUS') || null;
-  const previousKeyVersion = str(env, 'AUDIT_KEY_VERSION_PREVIOUS') || null;
+  const previousKeyVersion = secret(env, 'AUDIT_KEY_VERSION_PREVIOUS') || null;
   if (previousSigningKey && !previousKeyVersion) throw new ConfigError('AUDIT_SIGNING_KEY_PREVIOUS is set; set AUDIT_KEY_VERSION_PREVIOUS to its label too');
-  const keyVersion = str(env, 'AUDIT_KEY_VERSION') || 'v1';
+  const keyVersion = secret(env, 'AUDIT_KEY_VERSION') || 'v1';
   if (previousKeyVersion && previousKeyVersion === keyVersion) throw new ConfigError('AUDIT_KEY_VERSION_PREVIOUS must differ from AUDIT_KEY_VERSION');
 
   const ports = {} as Record<ServiceName, number>;

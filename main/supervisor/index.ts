@@ -159,6 +159,19 @@ export class Supervisor {
     }, slot.backoffMs);
   }
 
+  /**
+   * Apply rotated audit signing keys from a freshly loaded configuration (SIGHUP re-reads
+   * AUDIT_SIGNING_KEY_FILE / AUDIT_SIGNING_KEY_PREVIOUS_FILE): the running audit worker signs with
+   * them from its next insert or seal, and a restarted worker starts with them.
+   */
+  rotateAuditKeys(next: Readonly<StackConfig>): void {
+    const slot = this.slots.get('audit');
+    if (!slot || slot.cfg.service !== 'audit') return;
+    const keys = { signingKey: next.audit.signingKey, keyVersion: next.audit.keyVersion, previousSigningKey: next.audit.previousSigningKey, previousKeyVersion: next.audit.previousKeyVersion };
+    slot.cfg = { ...slot.cfg, ...keys };
+    slot.worker?.postMessage({ type: 'audit-keys', keys });
+  }
+
   private broadcast(): void {
     const gw = this.slots.get('gateway')?.worker;
     if (gw) gw.postMessage({ type: 'status', services: this.status() });

@@ -2,19 +2,24 @@
  * Worker-thread entry: runs one service's `start(cfg, runtime)` and talks to the supervisor.
  *
  * Messages to the parent: `{type: 'ready', port}`, `{type: 'failed', message}`, `{type: 'closed'}`.
- * Messages from the parent: `{type: 'shutdown'}`, `{type: 'status', services}` (gateway only).
+ * Messages from the parent: `{type: 'shutdown'}`, `{type: 'status', services}` (gateway only),
+ * `{type: 'audit-keys', keys}` (audit only: rotated signing keys, in force from the next insert).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnyServiceConfig } from '../../services/shared/config.js';
-import type { RunningService, ServiceRuntime, ServiceStatus } from '../../services/shared/runtime.js';
+import type { AuditKeyMaterial, RunningService, ServiceRuntime, ServiceStatus } from '../../services/shared/runtime.js';
 
 interface WorkerInput { service: string; cfg: AnyServiceConfig }
 
 const { service, cfg } = workerData as WorkerInput;
 const port = parentPort!;
 let snapshot: ServiceStatus[] | null = null;
+let auditKeys: AuditKeyMaterial | null = cfg.service === 'audit'
+  ? { signingKey: cfg.signingKey, keyVersion: cfg.keyVersion, previousSigningKey: cfg.previousSigningKey, previousKeyVersion: cfg.previousKeyVersion }
+  : null;
 
 const runtime: ServiceRuntime = {
+  ...(auditKeys ? { auditKeyMaterial: () => auditKeys! } : {}),
   statusSnapshot: () => {
     if (!snapshot) return [];
     const now = Date.now();
@@ -34,8 +39,9 @@ async function main(): Promise<void> {
     port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
     process.exit(1);
   }
-  port.on('message', (msg: { type: string; services?: ServiceStatus[] }) => {
+  port.on('message', (msg: { type: string; services?: ServiceStatus[]; keys?: AuditKeyMaterial }) => {
     if (msg.type === 'status' && msg.services) snapshot = msg.services;
+    if (msg.type === 'audit-keys' && msg.keys && auditKeys) auditKeys = msg.keys;
     if (msg.type === 'shutdown') {
       running.close().then(
         () => { port.postMessage({ type: 'closed' }); process.exit(0); },

@@ -23,8 +23,22 @@ export interface ServiceStatus {
   last_error: string | null;
 }
 
+/** Audit signing key material (spec: "Audit signing keys"), as main/config resolves it. */
+export interface AuditKeyMaterial {
+  signingKey: string;
+  keyVersion: string;
+  previousSigningKey: string | null;
+  previousKeyVersion: string | null;
+}
+
 /** Hooks the host (supervisor worker entry, or a test) hands to a service. */
 export interface ServiceRuntime {
   /** Latest status of every service, when a supervisor runs the stack. */
   statusSnapshot?: () => ServiceStatus[];
+  /**
+   * Audit keys in force now (audit only). The supervisor updates them when the operator rotates
+   * keys (SIGHUP re-reads the key files), so rotation needs no restart. Returns the same object
+   * until the keys change.
+   */
+  auditKeyMaterial?: () => AuditKeyMaterial;
 }

@@ -90,3 +90,44 @@ test('startup guards refuse to start and say what to set', async () => {
     assert.match(stderr, /refusing to start/);
   }
 });
+
+test('SIGHUP rotates the audit signing key from key files without a restart; old and new rows verify', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-rotate-'));
+  const f = (n: string): string => join(dataDir, n);
+  const k1 = 'first-key-Zx8Qm2Lw9Rt4Yp7Vn3Bc6Hd1Jf5Gs0Ka';
+  const k2 = 'second-key-Pq1Wd4Ez7Rx2Tc5Yv8Ub3In6Om9Ls0Kj';
+  writeFileSync(f('key'), k1); writeFileSync(f('ver'), 'v1');
+  writeFileSync(f('prev'), ''); writeFileSync(f('prevver'), '');
+  const env = {
+    ...baseEnv(dataDir), AUDIT_SIGNING_KEY_FILE: f('key'), AUDIT_KEY_VERSION_FILE: f('ver'),
+    AUDIT_SIGNING_KEY_PREVIOUS_FILE: f('prev'), AUDIT_KEY_VERSION_PREVIOUS_FILE: f('prevver'),
+  };
+  const run = serve(env);
+  const url = await run.url;
+  try {
+    const admin = await login(url, 'root@example.com', 'headless-admin-pw');
+    const sealedVersion = async (): Promise<string> => {
+      const r = await fetch(`${url}/v1/user/me`, { headers: { authorization: `Bearer ${admin}` } });
+      const turn = r.headers.get('x-svc-turn-id');
+      for (let i = 0; i < 100; i++) {
+        const p = await fetch(`${url}/v1/receipts/${turn}/proof`, { headers: { authorization: `Bearer ${admin}` } });
+        if (p.status === 200) return (await p.json() as { envelope: { key_version: string } }).envelope.key_version;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      throw new Error('not sealed');
+    };
+    assert.equal(await sealedVersion(), 'v1');
+    writeFileSync(f('key'), k2); writeFileSync(f('ver'), 'v2');
+    writeFileSync(f('prev'), k1); writeFileSync(f('prevver'), 'v1');
+    run.kill('SIGHUP');
+    await new Promise((res) => setTimeout(res, 300));
+    assert.equal(await sealedVersion(), 'v2');
+    const v = await fetch(`${url}/v1/admin/audit/verify?tenant_id=default`, { headers: { authorization: `Bearer ${admin}` } });
+    const report = await v.json() as { ok: boolean; checked: number };
+    assert.equal(report.ok, true);
+  } finally {
+    run.kill('SIGTERM');
+    assert.equal((await run.exit).code, 0);
+  }
+});

@@ -14,6 +14,25 @@ import type { RunningService } from '../../shared/runtime.js';
 import { buildAuditApp } from './app.js';
 import { keyRingFromConfig } from './domain/keys.js';
 import type { AuditRuntime } from './contracts.js';
+import type { KeyProvider, KeyRing } from './domain/keys.js';
+import type { AuditKeyMaterial } from '../../shared/runtime.js';
+
+/**
+ * A key provider over the host's live key material: the ring is rebuilt (and validated) only when
+ * the material object changes. A rotated-in bad key keeps the previous ring and is reported once.
+ */
+function liveKeys(material: () => AuditKeyMaterial): KeyProvider {
+  let last: AuditKeyMaterial | null = null;
+  let ring: KeyRing | null = null;
+  return () => {
+    const m = material();
+    if (m !== last || !ring) {
+      try { ring = keyRingFromConfig(m); } catch (err) { if (!ring) throw err; }
+      last = m;
+    }
+    return ring!;
+  };
+}
 
 /**
  * Start the audit service.
@@ -25,7 +44,8 @@ import type { AuditRuntime } from './contracts.js';
 export async function start(cfg: AuditConfig, runtime: AuditRuntime = {}): Promise<RunningService> {
   keyRingFromConfig(cfg); // refuse to start on a bad key before anything opens
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
-  const built = runtime.auditKeys ? buildAuditApp(cfg, { logger, keys: runtime.auditKeys }) : buildAuditApp(cfg, { logger });
+  const keys = runtime.auditKeys ?? (runtime.auditKeyMaterial ? liveKeys(runtime.auditKeyMaterial) : undefined);
+  const built = keys ? buildAuditApp(cfg, { logger, keys }) : buildAuditApp(cfg, { logger });
   let running: RunningService;
   try {
     running = await listenService(built.app, cfg.host, cfg.port, async () => {
