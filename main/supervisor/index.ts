@@ -17,18 +17,24 @@ import { serviceConfigs, type StackConfig } from '../config/index.js';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
 
-/** Ask the OS for a free TCP port on `host`. */
-export async function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, host, () => {
-      const addr = srv.address();
-      const p = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(p));
+/**
+ * Find a free TCP port on `host` for a service asked to run on port 0. Ports come from 20000-32767,
+ * below Linux's ephemeral range, so outbound connections and other `listen(0)` callers cannot take
+ * one between this check and the service's own bind; `taken` avoids handing out a port twice.
+ */
+export async function freePort(host: string, taken: Set<number> = new Set()): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 12768);
+    if (taken.has(port)) continue;
+    const ok = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.unref();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, host, () => srv.close(() => resolve(true)));
     });
-  });
+    if (ok) { taken.add(port); return port; }
+  }
+  throw new Error(`no free port found on ${host}`);
 }
 
 interface Slot {
@@ -78,7 +84,8 @@ export class Supervisor {
    */
   async start(): Promise<string> {
     const ports = {} as Record<ServiceName, number>;
-    for (const name of SERVICE_NAMES) ports[name] = this.stack.ports[name] || await freePort(this.stack.host);
+    const taken = new Set<number>(Object.values(this.stack.ports).filter((p) => p > 0));
+    for (const name of SERVICE_NAMES) ports[name] = this.stack.ports[name] || await freePort(this.stack.host, taken);
     const cfgs = serviceConfigs(this.stack, ports);
     for (const name of SERVICE_NAMES) {
       this.slots.set(name, {

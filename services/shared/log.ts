@@ -4,7 +4,7 @@
  * Secrets never reach logs: authorization headers, stamped identity headers, cookies, passwords,
  * tokens and keys are censored wherever they appear in the first levels of a log object.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 
@@ -43,5 +43,8 @@ export function createLogger(service: string, level: string, destination: string
   if (destination === null) return pino({ ...opts, enabled: false });
   if (destination === 'stderr') return pino(opts, pino.destination({ fd: 2, sync: false }));
   mkdirSync(destination, { recursive: true });
-  return pino(opts, pino.destination({ dest: join(destination, `${service}.log`), sync: false, mkdir: true }));
+  // Open the file here, synchronously: an asynchronous open can race a caller that removes the
+  // directory right after close (tests) and then throws at exit.
+  const fd = openSync(join(destination, `${service}.log`), 'a', 0o600);
+  return pino(opts, pino.destination({ fd, sync: false }));
 }
