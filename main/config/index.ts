@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import {
   SERVICE_NAMES, DEFAULT_PORTS, portEnvName, type ServiceName,
 } from '../../services/shared/services.js';
+import { SERVICE_SETTINGS } from './services/index.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
 } from '../../services/shared/config.js';
@@ -71,6 +72,8 @@ export interface StackConfig {
     sealWatermarkSeconds: number;
     sealBatchLimit: number;
   };
+  /** Per-service extra settings (main/config/services/*.ts), merged into their slices. */
+  extras: Partial<Record<ServiceName, Record<string, unknown>>>;
   supervisor: {
     readyTimeoutMs: number;
     shutdownTimeoutMs: number;
@@ -100,13 +103,14 @@ export function defaultDataDir(env: Env): string {
   }
 }
 
-function str(env: Env, name: string): string | undefined {
+/** Read a trimmed string, undefined when unset. */
+export function str(env: Env, name: string): string | undefined {
   const v = env[name];
   return v === undefined ? undefined : v.trim();
 }
 
-/** Read `NAME`, or the file named by `NAME_FILE` (secrets), trimmed. */
-function secret(env: Env, name: string): string | undefined {
+/** Read `NAME`, or the file named by `NAME_FILE` (secrets), trimmed. @throws ConfigError when the file cannot be read */
+export function secret(env: Env, name: string): string | undefined {
   const file = str(env, `${name}_FILE`);
   if (file) {
     try { return readFileSync(file, 'utf8').trim(); } catch { throw new ConfigError(`${name}_FILE points at ${file}, which cannot be read`); }
@@ -114,7 +118,8 @@ function secret(env: Env, name: string): string | undefined {
   return str(env, name);
 }
 
-function int(env: Env, name: string, def: number, min: number, max: number): number {
+/** Read a whole number within bounds (default when unset). @throws ConfigError */
+export function int(env: Env, name: string, def: number, min: number, max: number): number {
   const raw = str(env, name);
   if (raw === undefined || raw === '') return def;
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
@@ -123,7 +128,8 @@ function int(env: Env, name: string, def: number, min: number, max: number): num
   return n;
 }
 
-function bool(env: Env, name: string, def: boolean): boolean {
+/** Read a boolean (`true/false/1/0/yes/no/on/off`). @throws ConfigError */
+export function bool(env: Env, name: string, def: boolean): boolean {
   const raw = str(env, name)?.toLowerCase();
   if (raw === undefined || raw === '') return def;
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
@@ -131,7 +137,8 @@ function bool(env: Env, name: string, def: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
-function list(raw: string | undefined): string[] {
+/** Split a comma-separated list, trimmed, empties dropped. */
+export function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
@@ -271,6 +278,11 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
   const scryptN = int(env, 'SVC_SCRYPT_N', 32768, 1024, 1 << 20);
   if ((scryptN & (scryptN - 1)) !== 0) throw new ConfigError('SVC_SCRYPT_N must be a power of two');
 
+  const extras: Partial<Record<ServiceName, Record<string, unknown>>> = {};
+  for (const [name, read] of Object.entries(SERVICE_SETTINGS) as Array<[ServiceName, NonNullable<(typeof SERVICE_SETTINGS)[ServiceName]>]>) {
+    extras[name] = read(env, { dataDir, repoRoot: root, production });
+  }
+
   const rendererDir = join(root, 'dist', 'renderer');
   const cfg: StackConfig = {
     env: envName,
@@ -315,6 +327,7 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
       sealWatermarkSeconds: int(env, 'TURN_SEAL_WATERMARK_SECONDS', 300, 1, 86_400),
       sealBatchLimit: int(env, 'TURN_SEAL_BATCH_LIMIT', 100, 1, 100_000),
     },
+    extras,
     supervisor: {
       readyTimeoutMs: int(env, 'SVC_READY_TIMEOUT_MS', 30_000, 100, 600_000),
       shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
@@ -394,7 +407,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
       const a: AuditConfig = { ...common('audit'), service: 'audit', ...stack.audit };
       out[name] = a;
     } else {
-      const p: PlainServiceConfig = { ...common(name), service: name };
+      const p: PlainServiceConfig = { ...common(name), ...(JSON.parse(JSON.stringify(stack.extras[name] ?? {})) as object), service: name };
       out[name] = p;
     }
   }

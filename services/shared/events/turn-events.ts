@@ -61,6 +61,10 @@ export class TurnEventClient {
   private backoffMs = 0;
   private closed = false;
   private readonly idleWaiters: Array<() => void> = [];
+  /** Events ever queued, and events settled (delivered, or dropped and reported). */
+  private emitted = 0;
+  private settled = 0;
+  private readonly settleWaiters: Array<{ target: number; resolve: (ok: boolean) => void }> = [];
 
   constructor(opts: TurnEventClientOptions) {
     this.opts = { maxBatch: 500, maxQueue: 200_000, ...opts };
@@ -87,9 +91,11 @@ export class TurnEventClient {
       payload_json: JSON.stringify(payload ?? {}),
     };
     this.queue.push(event);
+    this.emitted++;
     if (this.queue.length > this.opts.maxQueue) {
       const dropped = this.queue.length - this.opts.maxQueue;
       this.queue.splice(0, dropped);
+      this.markSettled(dropped);
       this.opts.onLoss?.(dropped, 'queue overflow while audit unreachable');
     }
     // Batch for up to 20 ms: under load one POST carries hundreds of events.
@@ -137,6 +143,7 @@ export class TurnEventClient {
     this.sending = false;
     if (ok) {
       this.queue.splice(0, batch.length);
+      this.markSettled(batch.length);
       this.backoffMs = 0;
       if (this.queue.length) this.schedule(0); else this.notifyIdle();
     } else {
@@ -144,6 +151,36 @@ export class TurnEventClient {
       this.schedule(this.backoffMs);
     }
     return ok;
+  }
+
+  private markSettled(n: number): void {
+    this.settled += n;
+    for (let i = this.settleWaiters.length - 1; i >= 0; i--) {
+      const w = this.settleWaiters[i]!;
+      if (this.settled >= w.target) { this.settleWaiters.splice(i, 1); w.resolve(true); }
+    }
+  }
+
+  /**
+   * Send now and wait until every event queued so far has reached audit (or `timeoutMs` passes).
+   * An emitter calls this before it answers, so its events of a turn land before the gateway's
+   * terminal event seals that turn.
+   * @returns whether they were delivered in time (they stay queued and retried otherwise).
+   */
+  async deliver(timeoutMs = 2000): Promise<boolean> {
+    const target = this.emitted;
+    if (this.settled >= target) return true;
+    const waiter = new Promise<boolean>((resolve) => {
+      const entry = { target, resolve };
+      this.settleWaiters.push(entry);
+      setTimeout(() => {
+        const i = this.settleWaiters.indexOf(entry);
+        if (i >= 0) { this.settleWaiters.splice(i, 1); resolve(false); }
+      }, timeoutMs).unref();
+    });
+    if (this.timer && !this.backoffMs) { clearTimeout(this.timer); this.timer = null; }
+    if (!this.timer) void this.flush();
+    return waiter;
   }
 
   private notifyIdle(): void {

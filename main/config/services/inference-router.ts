@@ -1,0 +1,13 @@
+/**
+ * Environment settings of the inference-router service, merged into its config slice by main/config.
+ * Each key added here must be declared on the service's config type in its `contracts.ts`.
+ */
+import type { ExtrasContext, Env } from './types.js';
+
+/**
+ * Read the inference-router settings from `env`.
+ * @throws ConfigError (from ../index.js helpers) naming the variable to set.
+ */
+export function inferenceRouterSettings(_env: Env, _ctx: ExtrasContext): Record<string, unknown> {
+  return {};
+}
