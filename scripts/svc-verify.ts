@@ -56,7 +56,12 @@ export function parseArgs(argv: readonly string[], io: Pick<CliIo, 'readFile'>):
   }
   if (versions.length === 0 || versions.length !== pendingKeys.length) throw new Error(`give one --key (or --key-file) per --key-version\n${USAGE}`);
   versions.forEach((v, i) => out.keys.set(v, pendingKeys[i]!));
-  if (!out.bundle && !(out.receipt && out.proof)) throw new Error(`give --bundle, or --receipt and --proof\n${USAGE}`);
+  // One exported bundle serves as both: `--receipt bundle.json` (or `--proof bundle.json`) alone.
+  if (!out.bundle && !(out.receipt && out.proof)) {
+    const single = out.receipt ?? out.proof;
+    if (!single) throw new Error(`give --bundle, or --receipt and --proof (one bundle file may serve as both)\n${USAGE}`);
+    out.bundle = single;
+  }
   return out;
 }
 
@@ -79,7 +84,11 @@ export function runCli(argv: readonly string[], io: CliIo): number {
   let input: { bundle: unknown } | { detail: unknown; proof: unknown };
   try {
     args = parseArgs(argv, io);
-    if (args.bundle) input = { bundle: readJson(io, args.bundle) };
+    if (args.bundle) {
+      const bundle = readJson(io, args.bundle);
+      if (!isBundleShape(bundle)) throw new Error(`${args.bundle} is not an exported bundle {detail, proof}; give --receipt and --proof`);
+      input = { bundle };
+    }
     else {
       const receipt = readJson(io, args.receipt!);
       const proof = args.proof === args.receipt ? receipt : readJson(io, args.proof!);

@@ -19,6 +19,7 @@ import client from 'prom-client';
 import type { GatewayConfig } from '../../shared/config.js';
 import { AppError } from '../../shared/http/errors.js';
 import { toErrorResponse } from '../../shared/http/server.js';
+import { errorOptions } from '../../shared/http/framework-errors.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
 import { ulidFactory } from '../../shared/identity/ulid.js';
 import type { ServiceRuntime, ServiceStatus } from '../../shared/runtime.js';
@@ -75,6 +76,7 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
     trustProxy: cfg.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    ...errorOptions,
   });
   const validator = opts.validator ?? new TokenValidator(cfg.trustedIssuers, cfg.audience, cfg.tokenCacheMax);
   const table = new RouteTable();

@@ -14,6 +14,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Logger } from 'pino';
 import client from 'prom-client';
 import { AppError, type ErrorBody } from './errors.js';
+import { errorOptions } from './framework-errors.js';
 import {
   StampVerifier, verifyStamp, type Principal, type CapabilityToken,
 } from '../identity/principal.js';
@@ -96,6 +97,7 @@ export function buildServer(opts: BuildServerOptions): { app: FastifyInstance; m
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    ...errorOptions,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
   const registry = new client.Registry();
