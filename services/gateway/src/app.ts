@@ -14,6 +14,7 @@ import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import { Pool, request as undiciRequest } from 'undici';
 import { callUpstream } from './upstream.js';
+import { RendererFiles, RENDERER_CSP } from './static.js';
 import type { Logger } from 'pino';
 import client from 'prom-client';
 import type { GatewayConfig } from '../../shared/config.js';
@@ -88,6 +89,7 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
     groupRoleMap: cfg.groupRoleMap,
   };
   const identities = new Map<string, StampedIdentity>();
+  const renderer = cfg.rendererDir ? new RendererFiles(cfg.rendererDir) : null;
   let anonymous = cfg.authEnabled ? null : anonymousIdentity(settings);
   const events = new TurnEventClient({
     service: 'gateway', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
@@ -300,6 +302,17 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
       const path = req.url.split('?', 1)[0]!;
       const rule = st.rule;
       if (!rule) {
+        if (renderer && (req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/v1/')) {
+          const file = renderer.lookup(path);
+          if (file) {
+            void reply.header('content-type', file.type).header('etag', file.etag)
+              .header('content-security-policy', RENDERER_CSP).header('x-content-type-options', 'nosniff')
+              .header('referrer-policy', 'no-referrer')
+              .header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+            if (req.headers['if-none-match'] === file.etag) return reply.code(304).send();
+            return reply.send(file.body);
+          }
+        }
         throw new AppError(404, 'not_found', `no route for ${req.method} ${path}`);
       }
       const t = rule.target;
