@@ -6,6 +6,7 @@
  * event that mentions them carries their sha256, so a sealed receipt commits to each body through
  * its event's leaf. Metadata is keyed (tenant, turn, event, kind).
  */
+import type { LeafEvent } from '../verifier/format.js';
 import type { ArtifactRecord, AuditStore } from '../store/audit-store.js';
 import type { ObjectStore } from '../store/object-store.js';
 import { orderedEvents } from './turns.js';
@@ -28,17 +29,7 @@ export interface ArtifactInfo {
 }
 
 /** One replay event: the leaf fields, the parsed payload and its artifacts. */
-export interface ReplayEvent {
-  turn_id: string;
-  event_id: string;
-  tenant_id: string;
-  principal_id: string;
-  emitter_service: string;
-  emitter_instance: string | null;
-  occurred_at: string;
-  sequence_in_service: number;
-  payload_type: string;
-  payload_json: string;
+export interface ReplayEvent extends LeafEvent {
   payload: unknown;
   artifacts: ArtifactInfo[];
 }
