@@ -1,13 +1,21 @@
 /**
  * Environment settings of the guardrail service, merged into its config slice by main/config.
- * Each key added here must be declared on the service's config type in its `contracts.ts`.
+ * Each key added here must be declared on the service's config type in its `contracts.ts`
+ * (`GuardrailSettings`).
  */
+import { int } from '../index.js';
 import type { ExtrasContext, Env } from './types.js';
 
 /**
  * Read the guardrail settings from `env`.
  * @throws ConfigError (from ../index.js helpers) naming the variable to set.
  */
-export function guardrailSettings(_env: Env, _ctx: ExtrasContext): Record<string, unknown> {
-  return {};
+export function guardrailSettings(env: Env, _ctx: ExtrasContext): Record<string, unknown> {
+  return {
+    classifierTimeoutMs: int(env, 'SVC_GUARDRAIL_CLASSIFIER_TIMEOUT_MS', 3000, 100, 60_000),
+    classifierRetrySeconds: int(env, 'SVC_GUARDRAIL_CLASSIFIER_RETRY_SECONDS', 30, 1, 3600),
+    deidRetentionHours: int(env, 'SVC_GUARDRAIL_DEID_RETENTION_HOURS', 168, 1, 24 * 365),
+    maxBodyBytes: int(env, 'SVC_GUARDRAIL_MAX_BODY_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    deliveryTimeoutMs: int(env, 'SVC_GUARDRAIL_DELIVERY_TIMEOUT_MS', 1500, 0, 30_000),
+  };
 }
