@@ -25,6 +25,8 @@ export interface ScriptedReply {
   /** Split content into chunks of this many characters when streaming (default 4). */
   chunkSize?: number;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Reasoning text streamed before the content as `reasoning_content` deltas (chat completions). */
+  reasoning?: string;
 }
 
 /** A recorded request. */
@@ -147,6 +149,10 @@ export async function startScriptedLlm(opts: ScriptedLlmOptions = {}): Promise<S
     };
     chunk({ role: 'assistant', content: '' });
     const size = reply.chunkSize ?? 4;
+    for (let i = 0; i < (reply.reasoning ?? '').length; i += size) {
+      chunk({ reasoning_content: reply.reasoning!.slice(i, i + size) });
+      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    }
     for (let i = 0; i < content.length; i += size) {
       chunk({ content: content.slice(i, i + size) });
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);

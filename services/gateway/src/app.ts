@@ -9,11 +9,13 @@
  * `turn_failed` go out when the response ends.
  */
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import { Pool, request as undiciRequest } from 'undici';
 import { callUpstream } from './upstream.js';
+import { aguiStreamHandler } from './agui/handler.js';
 import { RendererFiles, RENDERER_CSP } from './static.js';
 import type { Logger } from 'pino';
 import client from 'prom-client';
@@ -222,7 +224,8 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
     }
   });
 
-  async function forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string): Promise<void> {
+  /** The headers sent upstream: inbound minus stripped ones, plus the stamped identity of the turn. */
+  function upstreamHeaders(req: FastifyRequest): Record<string, string> {
     const st = req.gw!;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
@@ -239,6 +242,12 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
       headers['x-svc-turn-id'] = st.turnId;
       headers['x-svc-cap-token'] = capabilityToken(st.identity.principal, st.turnId, settings);
     }
+    return headers;
+  }
+
+  async function forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string): Promise<void> {
+    const st = req.gw!;
+    const headers = upstreamHeaders(req);
     const body = req.body instanceof Buffer && req.body.length > 0 ? req.body : undefined;
     const query = req.url.indexOf('?');
     const call = callUpstream(pools.get(service)!, {
@@ -327,7 +336,17 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
         case 'unavailable':
           throw new AppError(404, 'not_found', `${path} is not available in this build`);
         case 'agui':
-          throw new AppError(404, 'not_found', 'the AG-UI stream is not available in this build');
+          // The AG-UI stream is translated here from the runtime's SSE stream (spec: Chat, AG-UI).
+          await aguiStreamHandler(req, reply, async (body) => {
+            const call = callUpstream(pools.get('agent-runtime')!, {
+              method: 'POST', path: '/v1/chat/stream', headers: upstreamHeaders(req),
+              body: body ?? (req.body instanceof Buffer && req.body.length > 0 ? req.body : undefined),
+            }, 0);
+            reply.raw.once('close', () => { if (!reply.raw.writableFinished) call.abort(); });
+            const res = await call.response;
+            return { statusCode: res.statusCode, headers: res.headers, body: Buffer.isBuffer(res.body) ? Readable.from([res.body]) : res.body };
+          });
+          return reply;
         default:
           throw new AppError(404, 'not_found', `no route for ${req.method} ${path}`);
       }

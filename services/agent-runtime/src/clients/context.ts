@@ -1,0 +1,45 @@
+/**
+ * Memory prefetch and knowledge retrieval before the model call (DESIGN.md "Chat turn, end to end"):
+ * `POST {memory}/v1/memory/search {query, scope, limit}` -> `{memories: [...]}` and
+ * `POST {knowledge}/v1/knowledge/search {tenant_id, query, limit}` -> `{results: [...]}` (spec
+ * "Memory", "Knowledge"), called with the user's stamped headers. A service that is not reachable
+ * or not built yet (404) is reported `unavailable` and the turn goes on without it.
+ */
+import { callJson } from './http.js';
+
+/** What one source contributed: snippets, or why nothing. */
+export type ContextOutcome = { available: true; snippets: Array<{ text: string; source: string; score: number | null }> } | { available: false; why: string };
+
+/** Client of both context sources. */
+export class ContextClient {
+  constructor(private readonly memoryUrl: string, private readonly knowledgeUrl: string, private readonly timeoutMs: number) {}
+
+  /** Memories of (tenant, user, agent) relevant to `query`. Never throws. */
+  async memories(query: string, scope: { tenant_id: string; user_id: string; agent_id?: string }, headers: Record<string, string>, limit = 5): Promise<ContextOutcome> {
+    try {
+      const r = await callJson(`${this.memoryUrl}/v1/memory/search`, { body: { query, scope, limit }, headers, timeoutMs: this.timeoutMs });
+      const list = (r.body as { memories?: Array<{ content?: unknown; id?: unknown; score?: unknown }> } | null)?.memories;
+      if (r.status !== 200 || !Array.isArray(list)) return { available: false, why: `memory answered HTTP ${r.status}` };
+      return { available: true, snippets: list.filter((m) => typeof m.content === 'string').map((m) => ({ text: m.content as string, source: `memory:${String(m.id ?? '')}`, score: typeof m.score === 'number' ? m.score : null })) };
+    } catch (err) {
+      return { available: false, why: `memory unreachable: ${(err as Error).message}` };
+    }
+  }
+
+  /** Knowledge chunks of the tenant relevant to `query`. Never throws. */
+  async knowledge(query: string, tenantId: string, headers: Record<string, string>, limit = 5): Promise<ContextOutcome> {
+    try {
+      const r = await callJson(`${this.knowledgeUrl}/v1/knowledge/search`, { body: { tenant_id: tenantId, query, limit }, headers, timeoutMs: this.timeoutMs });
+      const list = (r.body as { results?: Array<{ content?: unknown; source?: unknown; document_title?: unknown; score?: unknown }> } | null)?.results;
+      if (r.status !== 200 || !Array.isArray(list)) return { available: false, why: `knowledge answered HTTP ${r.status}` };
+      return {
+        available: true,
+        snippets: list.filter((c) => typeof c.content === 'string').map((c) => ({
+          text: c.content as string, source: String(c.document_title ?? c.source ?? 'knowledge'), score: typeof c.score === 'number' ? c.score : null,
+        })),
+      };
+    } catch (err) {
+      return { available: false, why: `knowledge unreachable: ${(err as Error).message}` };
+    }
+  }
+}

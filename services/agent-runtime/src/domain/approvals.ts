@@ -1,0 +1,128 @@
+/**
+ * Tool approvals (issue 5 item 3; spec "Agent runtime surfaces": `/v1/user/approvals`,
+ * `GET /v1/admin/approvals`). A tool whose policy is `ask` parks its run: the engine files approval
+ * requests, emits `approval_required`, and waits here until the owner approves or rejects through the
+ * user routes, the wait times out (`expired`), or the run goes away (`cancelled`).
+ *
+ * Records live in the store; waiters live in memory, so a restart cancels what was pending.
+ */
+import { AppError } from '../../../shared/http/errors.js';
+import { ulidFactory } from '../../../shared/identity/ulid.js';
+import type { ApprovalView } from '../contracts.js';
+import type { ApprovalRow, RuntimeStore } from '../store/runtime-store.js';
+
+const nextId = ulidFactory();
+
+/** What the engine asks approval for. */
+export interface ApprovalRequest {
+  tenantId: string; userId: string; sessionId: string; agentId: string; turnId: string | null;
+  tool: string; callId: string; arguments: unknown;
+}
+
+/** A final status of an approval. */
+export type ApprovalOutcome = 'approved' | 'rejected' | 'expired' | 'cancelled';
+
+/** Row to view (arguments parsed). */
+export function approvalView(r: ApprovalRow): ApprovalView {
+  let args: unknown = r.arguments;
+  try { args = JSON.parse(r.arguments); } catch { /* keep the raw text */ }
+  return {
+    id: r.id, session_id: r.session_id, agent_id: r.agent_id, turn_id: r.turn_id, user_id: r.user_id, tool: r.tool, call_id: r.call_id,
+    arguments: args, status: r.status as ApprovalView['status'], reason: r.reason, created_at: r.created_at, expires_at: r.expires_at,
+    decided_at: r.decided_at, decided_by: r.decided_by,
+  };
+}
+
+/** Files, decides and awaits approvals. */
+export class ApprovalCenter {
+  private readonly waiters = new Map<string, { tenantId: string; list: Array<(v: ApprovalView) => void> }>();
+
+  constructor(private readonly store: RuntimeStore, private readonly now: () => Date = () => new Date()) {}
+
+  /** File pending approvals that expire after `timeoutMs`. */
+  file(reqs: readonly ApprovalRequest[], timeoutMs: number): ApprovalView[] {
+    const at = this.now();
+    return reqs.map((q) => {
+      const row: ApprovalRow = {
+        id: nextId(), tenant_id: q.tenantId, user_id: q.userId, session_id: q.sessionId, agent_id: q.agentId, turn_id: q.turnId, tool: q.tool,
+        call_id: q.callId, arguments: JSON.stringify(q.arguments ?? null), status: 'pending', reason: null, created_at: at.toISOString(),
+        expires_at: new Date(at.getTime() + timeoutMs).toISOString(), decided_at: null, decided_by: null,
+      };
+      this.store.insertApproval(row);
+      return approvalView(row);
+    });
+  }
+
+  /**
+   * Wait until every approval in `ids` is decided, expiring the undecided after `timeoutMs` and
+   * cancelling them when `signal` aborts.
+   * @returns the final view of each, by id.
+   */
+  async wait(tenantId: string, ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<Map<string, ApprovalView>> {
+    const out = new Map<string, ApprovalView>();
+    await Promise.all(ids.map((id) => new Promise<void>((resolve) => {
+      const current = this.store.getApproval(id, tenantId);
+      if (current && current.status !== 'pending') { out.set(id, approvalView(current)); resolve(); return; }
+      let timer: NodeJS.Timeout | null = null;
+      const finish = (v: ApprovalView): void => {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        out.set(id, v);
+        resolve();
+      };
+      const settleAs = (status: ApprovalOutcome, reason: string): void => {
+        this.store.decideApproval(id, tenantId, status, reason, this.now().toISOString(), null);
+        this.notify(id, tenantId);
+      };
+      const onAbort = (): void => settleAs('cancelled', 'the run ended before a decision');
+      const entry = this.waiters.get(id) ?? { tenantId, list: [] };
+      entry.list.push(finish);
+      this.waiters.set(id, entry);
+      timer = setTimeout(() => settleAs('expired', 'no decision in time'), timeoutMs);
+      timer.unref();
+      if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
+    })));
+    return out;
+  }
+
+  private notify(id: string, tenantId: string): void {
+    const row = this.store.getApproval(id, tenantId);
+    const entry = this.waiters.get(id);
+    if (!row || !entry) return;
+    this.waiters.delete(id);
+    const v = approvalView(row);
+    for (const w of entry.list) w(v);
+  }
+
+  /** Cancel every parked wait (shutdown), so parked runs finish and their streams end. */
+  cancelAll(reason: string): void {
+    for (const [id, entry] of [...this.waiters]) {
+      this.store.decideApproval(id, entry.tenantId, 'cancelled', reason, this.now().toISOString(), null);
+      this.notify(id, entry.tenantId);
+    }
+  }
+
+  /**
+   * The owner decides a pending approval.
+   * @throws AppError 404 `approval_not_found` (absent or not the caller's), 409 `approval_decided`.
+   */
+  decide(id: string, tenantId: string, userId: string, decision: 'approved' | 'rejected', reason: string | null): ApprovalView {
+    const row = this.store.getApproval(id, tenantId);
+    if (!row || row.user_id !== userId) throw new AppError(404, 'approval_not_found', `no approval ${id}`);
+    if (!this.store.decideApproval(id, tenantId, decision, reason, this.now().toISOString(), userId)) {
+      throw new AppError(409, 'approval_decided', `approval ${id} is already ${this.store.getApproval(id, tenantId)?.status ?? 'decided'}`);
+    }
+    this.notify(id, tenantId);
+    return approvalView(this.store.getApproval(id, tenantId)!);
+  }
+
+  /** Approvals newest first; `userId` null = whole tenant (admin). */
+  list(tenantId: string, userId: string | null, status: string | null, limit = 100): ApprovalView[] {
+    return this.store.listApprovals(tenantId, userId, status, limit).map(approvalView);
+  }
+
+  /** Whether a run is waiting on an approval. */
+  get parked(): number {
+    return this.waiters.size;
+  }
+}
