@@ -5,9 +5,12 @@
 import { main as gateway } from './gateway.js';
 import { main as stack } from './stack.js';
 import { main as audit, type Figure } from './audit.js';
+import { main as router } from './router.js';
+import { main as chat } from './chat.js';
+import { main as guardrail } from './guardrail.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['guardrail', guardrail]] as const) {
   try {
     all.push(...await fn());
   } catch (err) {

@@ -1,13 +1,38 @@
 /**
  * Environment settings of the inference-router service, merged into its config slice by main/config.
- * Each key added here must be declared on the service's config type in its `contracts.ts`.
+ * Each key added here is declared on `RouterConfig` in services/inference-router/src/contracts.ts.
+ *
+ * - `SVC_MODELS_DIR`: models folder (GGUF files under `llm/`); else `<repo>/assets/models` when it
+ *   exists; else `<data dir>/models` (DESIGN.md "Environment facts")
+ * - `SVC_LOCAL_LLM_ENABLED` (true), `SVC_LOCAL_LLM_THREADS` (2), `SVC_LOCAL_LLM_CONTEXT` (512 tokens),
+ *   `SVC_LOCAL_LLM_MAX_TOKENS` (256)
+ * - `SVC_ROUTER_SNAPSHOT_REFRESH_SECONDS` (30, spec "Limits"), `SVC_ROUTER_COOLDOWN_SECONDS` (30),
+ *   `SVC_ROUTER_PROBE_TIMEOUT_MS` (5000), `SVC_ROUTER_UPSTREAM_TIMEOUT_MS` (120000),
+ *   `SVC_ROUTER_BUDGET_CACHE_MS` (5000)
  */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { bool, int, str } from '../index.js';
 import type { ExtrasContext, Env } from './types.js';
 
 /**
  * Read the inference-router settings from `env`.
- * @throws ConfigError (from ../index.js helpers) naming the variable to set.
+ * @throws ConfigError naming the variable to set.
  */
-export function inferenceRouterSettings(_env: Env, _ctx: ExtrasContext): Record<string, unknown> {
-  return {};
+export function inferenceRouterSettings(env: Env, ctx: ExtrasContext): Record<string, unknown> {
+  const explicit = str(env, 'SVC_MODELS_DIR');
+  const packaged = join(ctx.repoRoot, 'assets', 'models');
+  const modelsDir = explicit ? resolve(explicit) : existsSync(packaged) ? packaged : join(ctx.dataDir, 'models');
+  return {
+    modelsDir,
+    localEngineEnabled: bool(env, 'SVC_LOCAL_LLM_ENABLED', true),
+    localThreads: int(env, 'SVC_LOCAL_LLM_THREADS', 2, 1, 256),
+    localContextSize: int(env, 'SVC_LOCAL_LLM_CONTEXT', 512, 64, 1 << 20),
+    localMaxTokens: int(env, 'SVC_LOCAL_LLM_MAX_TOKENS', 256, 1, 1 << 20),
+    snapshotRefreshSeconds: int(env, 'SVC_ROUTER_SNAPSHOT_REFRESH_SECONDS', 30, 1, 86_400),
+    cooldownSeconds: int(env, 'SVC_ROUTER_COOLDOWN_SECONDS', 30, 0, 86_400),
+    probeTimeoutMs: int(env, 'SVC_ROUTER_PROBE_TIMEOUT_MS', 5000, 100, 600_000),
+    upstreamTimeoutMs: int(env, 'SVC_ROUTER_UPSTREAM_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    budgetCacheMs: int(env, 'SVC_ROUTER_BUDGET_CACHE_MS', 5000, 0, 3_600_000),
+  };
 }

@@ -1,13 +1,37 @@
 /**
  * Environment settings of the observability service, merged into its config slice by main/config.
- * Each key added here must be declared on the service's config type in its `contracts.ts`.
+ * Each key added here is declared on `ObservabilityConfig` in services/observability/src/contracts.ts.
+ *
+ * - `OBS_LOCAL_PRICE_JSON`: `{"model": {"in": 0.15, "out": 0.6}}`, USD per 1,000,000 tokens (DESIGN.md)
+ * - `PRICING_MODELS_URL`: external price list for `POST /v1/prices/refresh` (unset: refresh answers 409)
+ * - `OBS_PRICING_TIMEOUT_MS` (default 10000), `OBS_TRACE_RETENTION_DAYS` (default 7)
  */
+import { ConfigError, int, str } from '../index.js';
+import { validateLocalPrices } from '../../../services/observability/src/domain/prices.js';
 import type { ExtrasContext, Env } from './types.js';
 
 /**
  * Read the observability settings from `env`.
- * @throws ConfigError (from ../index.js helpers) naming the variable to set.
+ * @throws ConfigError naming the variable to set.
  */
-export function observabilitySettings(_env: Env, _ctx: ExtrasContext): Record<string, unknown> {
-  return {};
+export function observabilitySettings(env: Env, _ctx: ExtrasContext): Record<string, unknown> {
+  let localPrices: Record<string, { in: number; out: number }> = {};
+  const raw = str(env, 'OBS_LOCAL_PRICE_JSON');
+  if (raw) {
+    let parsed: unknown;
+    try { parsed = JSON.parse(raw); } catch { throw new ConfigError('OBS_LOCAL_PRICE_JSON must be JSON like {"model": {"in": 0.15, "out": 0.6}} (USD per 1M tokens)'); }
+    try { localPrices = validateLocalPrices(parsed); } catch (err) { throw new ConfigError(`OBS_LOCAL_PRICE_JSON: ${(err as Error).message}`); }
+  }
+  const url = str(env, 'PRICING_MODELS_URL') || null;
+  if (url !== null) {
+    let u: URL;
+    try { u = new URL(url); } catch { throw new ConfigError(`PRICING_MODELS_URL must be an http(s) URL, got "${url}"`); }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError('PRICING_MODELS_URL must be an http(s) URL');
+  }
+  return {
+    localPrices,
+    pricingModelsUrl: url,
+    pricingTimeoutMs: int(env, 'OBS_PRICING_TIMEOUT_MS', 10_000, 100, 600_000),
+    traceRetentionDays: int(env, 'OBS_TRACE_RETENTION_DAYS', 7, 1, 3650),
+  };
 }

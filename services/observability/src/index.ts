@@ -1,12 +1,35 @@
 /**
- * observability service entry (spec: "Services" table). Its routes land with the issue that owns them;
- * until then it answers /healthz, /readyz, /metrics and a clear 404 for everything else.
+ * Observability service entry (spec "Services": observability, port 8009; "Observability";
+ * "Other resources": generation record).
+ *
+ * `start(cfg)` opens `<dbDir>/observability.sqlite`, listens on `cfg.host:cfg.port` (0 = ephemeral)
+ * and returns the bound port with `close()` (drains HTTP, then closes the store).
  */
-import type { CommonServiceConfig } from '../../shared/config.js';
-import { startBasicService } from '../../shared/http/basic-service.js';
+import { listenService } from '../../shared/http/listen.js';
+import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
+import { buildObservabilityApp } from './app.js';
+import type { ObservabilityConfig } from './contracts.js';
 
-/** Start the observability service on `cfg.host:cfg.port`. */
-export async function start(cfg: CommonServiceConfig): Promise<RunningService> {
-  return startBasicService(cfg);
+/**
+ * Start the observability service. Settings missing from `cfg` (e.g. a plain slice in tests) take
+ * their defaults: no local prices, no pricing URL, 10 s fetch timeout, 7-day trace retention.
+ */
+export async function start(cfg: ObservabilityConfig): Promise<RunningService> {
+  const full: ObservabilityConfig = {
+    ...cfg,
+    localPrices: cfg.localPrices ?? {}, pricingModelsUrl: cfg.pricingModelsUrl ?? null,
+    pricingTimeoutMs: cfg.pricingTimeoutMs ?? 10_000, traceRetentionDays: cfg.traceRetentionDays ?? 7,
+  };
+  const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
+  const built = buildObservabilityApp(full, { logger });
+  try {
+    return await listenService(built.app, cfg.host, cfg.port, async () => {
+      await built.close();
+      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
+    });
+  } catch (err) {
+    await built.close();
+    throw err;
+  }
 }
