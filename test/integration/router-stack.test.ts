@@ -118,7 +118,11 @@ test('through the gateway: register, refuse bad URLs, route "default", record, l
   const local = await r.json() as { choices: Array<{ message: { content: string } }> };
   assert.ok(local.choices[0]!.message.content.trim().length > 5);
 
-  // Stats through the gateway.
-  const stats = await (await api('/v1/generations/stats')).json() as { by_provider: Array<{ key: string; count: number }> };
+  // Stats through the gateway: the router posts its record asynchronously; it lands within a second or so.
+  let stats: { by_provider: Array<{ key: string; count: number }> } = { by_provider: [] };
+  for (let i = 0; i < 60 && !stats.by_provider.some((b) => b.key === 'local'); i++) {
+    if (i > 0) await new Promise((res) => setTimeout(res, 50));
+    stats = await (await api('/v1/generations/stats')).json() as typeof stats;
+  }
   assert.ok(stats.by_provider.some((b) => b.key === 'local'));
 });
