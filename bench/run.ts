@@ -8,9 +8,10 @@ import { main as audit, type Figure } from './audit.js';
 import { main as router } from './router.js';
 import { main as chat } from './chat.js';
 import { main as guardrail } from './guardrail.js';
+import { main as knowledge } from './knowledge.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['guardrail', guardrail]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['guardrail', guardrail], ['knowledge', knowledge]] as const) {
   try {
     all.push(...await fn());
   } catch (err) {

@@ -1,13 +1,28 @@
 /**
  * Environment settings of the memory service, merged into its config slice by main/config.
- * Each key added here must be declared on the service's config type in its `contracts.ts`.
+ * Each key added here is declared on `MemorySettings` in services/memory/src/contracts.ts.
+ *
+ * | Variable | Default | Meaning |
+ * |---|---|---|
+ * | EMBEDDING_DIMS | 384 | vector width; a change recreates the vector index and re-embeds in the background |
+ * | CONSOLIDATION_INTERVAL_HOURS | 24 | period of consolidation (near-duplicates merged, expired removed); 0 turns the timer off |
+ * | SVC_MODELS_DIR / SVC_EMBEDDING_MODEL | | as for knowledge (one model, same lookup order) |
+ * | MEMORY_PREFETCH_TOKEN_BUDGET | 512 | default token budget of POST /v1/memory/prefetch |
+ * | MEMORY_DUPLICATE_SIMILARITY | 0.92 | cosine at or above which two memories of a scope are near-duplicates |
  */
+import { int } from '../index.js';
+import { embeddingSettings, fraction } from './knowledge.js';
 import type { ExtrasContext, Env } from './types.js';
 
 /**
  * Read the memory settings from `env`.
  * @throws ConfigError (from ../index.js helpers) naming the variable to set.
  */
-export function memorySettings(_env: Env, _ctx: ExtrasContext): Record<string, unknown> {
-  return {};
+export function memorySettings(env: Env, ctx: ExtrasContext): Record<string, unknown> {
+  return {
+    ...embeddingSettings(env, ctx),
+    consolidationIntervalHours: fraction(env, 'CONSOLIDATION_INTERVAL_HOURS', 24, 0, 24 * 365),
+    prefetchTokenBudget: int(env, 'MEMORY_PREFETCH_TOKEN_BUDGET', 512, 16, 32_768),
+    duplicateSimilarity: fraction(env, 'MEMORY_DUPLICATE_SIMILARITY', 0.92, 0.5, 1),
+  };
 }

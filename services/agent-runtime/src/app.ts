@@ -81,6 +81,8 @@ export async function buildRuntimeApp(cfg: AgentRuntimeConfig, logger: Logger, h
     }));
   };
   void probe();
+  // Peers start in parallel with the runtime: probe again soon after start, then at the steady pace.
+  const earlyProbes = [500, 1500, 3500, 7500].map((ms) => { const t = setTimeout(() => void probe(), ms); t.unref(); return t; });
   const probeMs = hooks.pluginProbeMs ?? 30_000;
   const probeTimer = probeMs > 0 ? setInterval(() => void probe(), probeMs) : null;
   probeTimer?.unref();
@@ -112,6 +114,7 @@ export async function buildRuntimeApp(cfg: AgentRuntimeConfig, logger: Logger, h
     app,
     close: async () => {
       if (probeTimer) clearInterval(probeTimer);
+      for (const t of earlyProbes) clearTimeout(t);
       events.close();
       await events.drain(3000);
       db.close();

@@ -1,12 +1,28 @@
 /**
- * knowledge service entry (spec: "Services" table). Its routes land with the issue that owns them;
- * until then it answers /healthz, /readyz, /metrics and a clear 404 for everything else.
+ * Knowledge service entry (spec "Services": knowledge, port 8007; "Knowledge", visibility table,
+ * "Limits", "Knowledge defaults", `rag_chunks_retrieved` events).
+ *
+ * `start(cfg)` opens `<dbDir>/knowledge.sqlite`, starts the embedder (its own worker thread; with no
+ * model, dense retrieval is off and BM25 carries on) and listens on `cfg.host:cfg.port`.
+ * `close()` drains HTTP, stops background embedding, flushes turn events and closes the store.
  */
-import type { CommonServiceConfig } from '../../shared/config.js';
-import { startBasicService } from '../../shared/http/basic-service.js';
+import { listenService } from '../../shared/http/listen.js';
+import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
+import { buildKnowledgeApp } from './app.js';
+import type { KnowledgeConfig } from './contracts.js';
 
-/** Start the knowledge service on `cfg.host:cfg.port`. */
-export async function start(cfg: CommonServiceConfig): Promise<RunningService> {
-  return startBasicService(cfg);
+/** Start the knowledge service. @throws Error when the store cannot be opened. */
+export async function start(cfg: KnowledgeConfig): Promise<RunningService> {
+  const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
+  const built = buildKnowledgeApp(cfg, { logger });
+  try {
+    return await listenService(built.app, cfg.host, cfg.port, async () => {
+      await built.close();
+      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
+    });
+  } catch (err) {
+    await built.close();
+    throw err;
+  }
 }

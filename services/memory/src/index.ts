@@ -1,12 +1,29 @@
 /**
- * memory service entry (spec: "Services" table). Its routes land with the issue that owns them;
- * until then it answers /healthz, /readyz, /metrics and a clear 404 for everything else.
+ * Memory service entry (spec "Services": memory, port 8003; "Memory"; `memory_op` events).
+ *
+ * `start(cfg)` opens `<dbDir>/memory.sqlite`, starts the embedder (its own worker thread; with no
+ * model, recall is keyword-only) and the consolidation timer, and listens on `cfg.host:cfg.port`.
  */
-import type { CommonServiceConfig } from '../../shared/config.js';
-import { startBasicService } from '../../shared/http/basic-service.js';
+import { listenService } from '../../shared/http/listen.js';
+import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
+import { buildMemoryApp } from './app.js';
+import type { MemoryConfig } from './contracts.js';
 
-/** Start the memory service on `cfg.host:cfg.port`. */
-export async function start(cfg: CommonServiceConfig): Promise<RunningService> {
-  return startBasicService(cfg);
+/** Start the memory service. @throws Error when the store cannot be opened. */
+export async function start(cfg: MemoryConfig): Promise<RunningService> {
+  const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
+  const built = buildMemoryApp(cfg, { logger });
+  let running: RunningService;
+  try {
+    running = await listenService(built.app, cfg.host, cfg.port, async () => {
+      await built.close();
+      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
+    });
+  } catch (err) {
+    await built.close();
+    throw err;
+  }
+  built.startTimers();
+  return running;
 }
