@@ -33,6 +33,14 @@ export default tseslint.config(
     },
   },
   {
+    files: ['main/ipc/common/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [noElectron], patterns: [{ group: ['node:*'], message: 'main/ipc/common is plain TypeScript (no Node or DOM)' }],
+      }],
+    },
+  },
+  {
     files: ['services/**/*.ts', 'renderer/**/*.{ts,tsx}', 'main/supervisor/**/*.ts', 'main/app/**/*.ts', 'main/ipc/**/*.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'only main/config reads process.env (DESIGN.md layout)' }],

@@ -288,7 +288,8 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
     env: envName,
     host: str(env, 'SVC_BIND_HOST') || '127.0.0.1',
     dataDir,
-    migrationsDir: join(root, 'migrations'),
+    // A packaged app carries migrations as an extra resource outside app.asar (set by the shell).
+    migrationsDir: str(env, 'SVC_MIGRATIONS_DIR') || join(root, 'migrations'),
     rendererDir: existsSync(join(rendererDir, 'index.html')) ? rendererDir : null,
     logLevel: str(env, 'SVC_LOG_LEVEL') || 'info',
     ports,

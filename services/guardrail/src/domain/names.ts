@@ -4,13 +4,29 @@
  * and cue phrases around the run ("my name is", "lives at", dialogue labels), lists of names, and
  * propagation of a recognised surname to its other mentions. Pure: no I/O.
  */
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
+import type nlpType from 'compromise';
 import type { EntitySpan } from './entities.js';
 
 type WordClass = 'first' | 'last' | 'person' | 'honorific' | 'place' | 'word' | 'unknown';
 
 interface Lexicon { [word: string]: string | string[] }
-const LEXICON: Lexicon = ((nlp.model() as { one?: { lexicon?: Lexicon } }).one?.lexicon) ?? {};
+// compromise (~35 MB of heap once its lexicon is built) loads on first use, not at service start,
+// so an idle stack stays inside its memory budget. Its CommonJS build loads synchronously, which
+// keeps the scanners synchronous.
+let nlpFn: typeof nlpType | null = null;
+let lexicon: Lexicon | null = null;
+function nlp(text: string): ReturnType<typeof nlpType> {
+  nlpFn ??= createRequire(import.meta.url)('compromise') as typeof nlpType;
+  return nlpFn(text);
+}
+function lexiconOf(): Lexicon {
+  if (!lexicon) {
+    nlp('');
+    lexicon = ((nlpFn!.model() as { one?: { lexicon?: Lexicon } }).one?.lexicon) ?? {};
+  }
+  return lexicon;
+}
 
 /** Capitalised words that are never names on their own (compromise leaves some untagged). */
 const FUNCTION_WORDS = new Set(('a an the my your our his her their its this that these those i we you he she it they me us them what who whom whose '
@@ -40,7 +56,7 @@ const LOWER_CUE = /(?:^|\b(?:my name is|i'm|i am|this is|follow up with|call|ema
 function classify(word: string): WordClass {
   const w = word.toLowerCase().replace(/['’]s$/, '');
   if (FUNCTION_WORDS.has(w)) return 'word';
-  const tag = LEXICON[w];
+  const tag = lexiconOf()[w];
   if (tag === undefined) return 'unknown';
   const tags = Array.isArray(tag) ? tag : [tag];
   if (tags.some((t) => t === 'FirstName' || t === 'MaleName' || t === 'FemaleName')) return 'first';

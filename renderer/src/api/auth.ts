@@ -1,0 +1,60 @@
+/** Sign-in operations: password login, the desktop's installer handoff, sign-out. */
+import { ApiError, api, errorOf } from './http';
+import { tokens } from './tokens';
+import type { AuthConfigView, TokenResponse } from './types';
+import { desktop } from '../desktop';
+
+/** Messages for the auth service's stable codes (contracts.ts `AuthErrorCode`). */
+export function signInMessage(err: unknown): string {
+  if (!(err instanceof ApiError)) return 'Sign-in failed. Try again.';
+  switch (err.code) {
+    case 'invalid_credentials': return 'Wrong username or password.';
+    case 'login_throttled': return 'Too many failed attempts. Wait a minute, then try again.';
+    case 'account_disabled': return 'This account is disabled. Ask an administrator.';
+    case 'password_login_disabled': return 'Password sign-in is switched off on this server.';
+    case 'invalid_request': return 'Enter a username and a password.';
+    case 'network_error': return 'The server cannot be reached. Check that the stack is running.';
+    default: return err.status >= 500 ? 'The server had a problem signing you in. Try again shortly.' : err.message;
+  }
+}
+
+/** `POST /v1/auth/login`. A 202 (second factor) is reported as an error: the web UI has no 2FA yet. @throws ApiError */
+export async function login(username: string, password: string): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch('/v1/auth/login', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }),
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'network');
+  }
+  if (res.status === 202) throw new ApiError(202, 'second_factor_required', 'This account needs a second factor; approve it on your paired phone, then sign in again.');
+  if (!res.ok) throw await errorOf(res);
+  await tokens.accept(await res.json() as TokenResponse);
+  tokens.signedIn();
+}
+
+/** First run of the desktop app: exchange the installer-handoff id for an admin's tokens. */
+export async function tryInstallerHandoff(): Promise<boolean> {
+  const d = desktop();
+  if (!d) return false;
+  const id = await d.takeInstallerHandoff();
+  if (!id) return false;
+  const res = await fetch('/v1/auth/installer-handoff', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ handoff_id: id }),
+  });
+  if (!res.ok) return false;
+  await tokens.accept(await res.json() as TokenResponse);
+  tokens.signedIn();
+  return true;
+}
+
+/** `GET /v1/auth/config`, or null when the gateway cannot be reached. */
+export async function authConfig(): Promise<AuthConfigView | null> {
+  try { return await api<AuthConfigView>('/v1/auth/config', { anonymous: true }); } catch { return null; }
+}
+
+/** Sign out locally (the refresh token is dropped from storage). */
+export function signOut(): void {
+  tokens.signedOut(null);
+}

@@ -1,0 +1,64 @@
+/**
+ * The app frame: resumes a session (stored refresh token, or the desktop's installer handoff on
+ * first run), then shows sign-in or the signed-in shell with its client-side routes.
+ */
+import { Suspense, lazy, useEffect } from 'react';
+import { useApp } from '../store';
+import { tokens } from '../api/tokens';
+import { tryInstallerHandoff } from '../api/auth';
+import { clearCache } from '../api/cache';
+import { SignIn } from '../auth/SignIn';
+import { Shell } from './Shell';
+import { ChatPage } from '../chat/ChatPage';
+import { ApprovalsPage } from '../approvals/ApprovalsPage';
+
+const ReceiptsPage = lazy(() => import('../receipts/ReceiptsPage'));
+const ReceiptDrawer = lazy(() => import('../receipts/ReceiptDrawer'));
+const AdminPage = lazy(() => import('../admin/AdminPage'));
+
+/** Route match: `/chat/:id` etc. */
+function route(path: string): { page: 'chat' | 'receipts' | 'approvals' | 'admin'; param: string | null } {
+  const [, first = '', second] = path.split('/');
+  const param = second ? decodeURIComponent(second) : null;
+  switch (first) {
+    case 'receipts': return { page: 'receipts', param };
+    case 'approvals': return { page: 'approvals', param };
+    case 'admin': return { page: 'admin', param };
+    default: return { page: 'chat', param: first === 'chat' ? param : null };
+  }
+}
+
+export function App() {
+  const status = useApp((s) => s.authStatus);
+  const path = useApp((s) => s.path);
+  const openReceipt = useApp((s) => s.openReceipt);
+
+  useEffect(() => {
+    const off = tokens.on((e) => {
+      if (e.kind === 'signedIn') useApp.getState().signedIn();
+      else { clearCache(); useApp.getState().signedOut(e.reason); }
+    });
+    const onPop = (): void => useApp.getState().pathChanged(location.pathname);
+    window.addEventListener('popstate', onPop);
+    void (async () => {
+      if (await tokens.resume() || await tryInstallerHandoff()) useApp.getState().signedIn();
+      else if (useApp.getState().authStatus === 'booting') useApp.getState().signedOut(null);
+    })();
+    return () => { off(); window.removeEventListener('popstate', onPop); };
+  }, []);
+
+  if (status === 'booting') return <div className="boot" aria-busy="true">Loading…</div>;
+  if (status === 'signedOut') return <SignIn />;
+  const r = route(path);
+  return (
+    <Shell page={r.page}>
+      <Suspense fallback={<div className="page-loading">Loading…</div>}>
+        {r.page === 'chat' && <ChatPage sessionId={r.param} />}
+        {r.page === 'receipts' && <ReceiptsPage turnId={r.param} />}
+        {r.page === 'approvals' && <ApprovalsPage />}
+        {r.page === 'admin' && <AdminPage tab={r.param} />}
+        {openReceipt && <ReceiptDrawer turnId={openReceipt} />}
+      </Suspense>
+    </Shell>
+  );
+}

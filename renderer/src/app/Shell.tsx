@@ -1,0 +1,33 @@
+/** Signed-in frame: the top bar with the sections and the user menu. */
+import type { ReactNode } from 'react';
+import { useApp } from '../store';
+import { useQuery } from '../api/cache';
+import { signOut } from '../api/auth';
+import type { ApprovalView, Page, ProfileView } from '../api/types';
+import { Link } from './Link';
+
+export function Shell({ page, children }: { page: string; children: ReactNode }) {
+  const me = useQuery<ProfileView>('/v1/user/me');
+  const pending = useQuery<Page<ApprovalView>>('/v1/user/approvals?status=pending');
+  const isAdmin = me.data?.roles.includes('admin') ?? false;
+  const count = pending.data?.items?.length ?? 0;
+  const navigated = useApp((s) => s.navigated);
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <button type="button" className="brand" onClick={() => navigated('/chat')}>svc</button>
+        <nav aria-label="Sections">
+          <Link to="/chat" current={page === 'chat'}>Chat</Link>
+          <Link to="/receipts" current={page === 'receipts'}>Receipts</Link>
+          <Link to="/approvals" current={page === 'approvals'}>Approvals{count > 0 && <span className="count" aria-label={`${count} pending`}>{count}</span>}</Link>
+          {isAdmin && <Link to="/admin" current={page === 'admin'}>Admin</Link>}
+        </nav>
+        <div className="who">
+          <span title={me.data?.email ?? ''}>{me.data?.display_name || me.data?.email || ''}</span>
+          <button type="button" className="link" onClick={signOut}>Sign out</button>
+        </div>
+      </header>
+      <main className="content">{children}</main>
+    </div>
+  );
+}

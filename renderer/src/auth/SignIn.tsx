@@ -1,0 +1,49 @@
+/** Sign-in: labelled Username and Password fields, a "Sign in" button, errors said plainly. */
+import { useEffect, useState, type FormEvent } from 'react';
+import { authConfig, login, signInMessage } from '../api/auth';
+import { useApp } from '../store';
+import type { AuthConfigView } from '../api/types';
+
+export function SignIn() {
+  const reason = useApp((s) => s.signOutReason);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [cfg, setCfg] = useState<AuthConfigView | null | undefined>(undefined);
+
+  useEffect(() => { void authConfig().then(setCfg); }, []);
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    if (!username.trim() || !password) { setError('Enter a username and a password.'); return; }
+    setBusy(true);
+    setError(null);
+    try {
+      await login(username.trim(), password);
+    } catch (err) {
+      setError(signInMessage(err));
+      setBusy(false);
+    }
+  };
+
+  const disabled = cfg?.passwordLoginEnabled === false;
+  return (
+    <div className="signin">
+      <form className="card signin-card" onSubmit={(e) => { void submit(e); }} noValidate aria-labelledby="signin-title">
+        <h1 id="signin-title">Sign in to svc</h1>
+        <p className="muted">Every answer comes with a receipt you can verify.</p>
+        {reason && !error && <p className="notice info" role="status">{reason}</p>}
+        {cfg === null && <p className="notice warn" role="status">The server cannot be reached yet.</p>}
+        {disabled && <p className="notice warn" role="status">Password sign-in is switched off on this server.</p>}
+        <label htmlFor="username">Username</label>
+        <input id="username" name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} aria-invalid={!!error} />
+        <label htmlFor="password">Password</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={!!error} />
+        {error && <p className="error" role="alert">{error}</p>}
+        <button type="submit" className="primary" disabled={busy || disabled}>{busy ? 'Signing in…' : 'Sign in'}</button>
+        {cfg?.installerHandoffPending && <p className="muted small">First run: the desktop app signs in the installing administrator by itself.</p>}
+      </form>
+    </div>
+  );
+}

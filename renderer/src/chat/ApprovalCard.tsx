@@ -1,0 +1,35 @@
+/** An inline approval card: the tool, its arguments, Approve / Reject. */
+import { useState } from 'react';
+import type { ApprovalView } from '../api/types';
+import { decideApproval } from './actions';
+
+export function ApprovalCard({ approval }: { approval: ApprovalView }) {
+  const [state, setState] = useState<'idle' | 'busy' | 'approved' | 'rejected'>(approval.status === 'approved' || approval.status === 'rejected' ? approval.status : 'idle');
+  const [error, setError] = useState<string | null>(null);
+  const decide = async (d: 'approve' | 'reject'): Promise<void> => {
+    setState('busy');
+    setError(null);
+    try {
+      await decideApproval(approval.id, d);
+      setState(d === 'approve' ? 'approved' : 'rejected');
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setState('idle');
+    }
+  };
+  return (
+    <div className="card approval" role="group" aria-label={`Approval for ${approval.tool}`}>
+      <div className="approval-head"><strong>{approval.tool}</strong> wants to run</div>
+      <pre>{JSON.stringify(approval.arguments, null, 2)}</pre>
+      {state === 'approved' && <p className="ok small">Approved</p>}
+      {state === 'rejected' && <p className="muted small">Rejected</p>}
+      {(state === 'idle' || state === 'busy') && (
+        <div className="row-buttons">
+          <button type="button" className="primary" disabled={state === 'busy'} onClick={() => { void decide('approve'); }}>Approve</button>
+          <button type="button" disabled={state === 'busy'} onClick={() => { void decide('reject'); }}>Reject</button>
+        </div>
+      )}
+      {error && <p className="error small" role="alert">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+/** One message: text (Markdown for answers), folded reasoning and tool calls, approvals, notices, actions. */
+import { memo, useMemo, useState } from 'react';
+import type { ChatItem, ToolCallItem } from './model';
+import { renderMarkdown } from './markdown';
+import { branchAt, copyText, regenerate } from './actions';
+import { ApprovalCard } from './ApprovalCard';
+import { ReceiptBadge } from '../receipts/ReceiptBadge';
+import type { ConvKey } from '../store';
+
+function pretty(s: string): string {
+  try { return JSON.stringify(JSON.parse(s), null, 2); } catch { return s; }
+}
+
+function Tool({ t }: { t: ToolCallItem }) {
+  return (
+    <details className="tool">
+      <summary><span className="tool-name">{t.name}</span> <span className="muted small">{t.result !== null ? 'done' : t.done ? 'waiting for result' : 'running…'}</span></summary>
+      {t.args && <><div className="label">Arguments</div><pre>{pretty(t.args)}</pre></>}
+      {t.result !== null && <><div className="label">Result</div><pre>{t.result}</pre></>}
+    </details>
+  );
+}
+
+function MessageRowImpl({ item, sessionId, convKey, isLastAnswer, lastUserText, busy }: {
+  item: ChatItem; sessionId: string | null; convKey: ConvKey; isLastAnswer: boolean; lastUserText: string; busy: boolean;
+}) {
+  const html = useMemo(() => (item.role === 'assistant' ? renderMarkdown(item.content) : ''), [item.role, item.content]);
+  const [copied, setCopied] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  const copy = async (): Promise<void> => {
+    setCopied(await copyText(item.content));
+    setTimeout(() => setCopied(false), 1500);
+  };
+  const branch = async (): Promise<void> => {
+    if (!sessionId || !item.serverId) return;
+    try { await branchAt(sessionId, item.serverId); } catch (e) { setErr(e instanceof Error ? e.message : String(e)); }
+  };
+  // While a parked tool call waits for a decision the dots would suggest text is coming: hide them.
+  const waiting = item.approvals.some((a) => a.status === 'pending');
+  const empty = !item.content && item.streaming;
+  return (
+    <article className={`msg ${item.role}`} aria-label={item.role === 'user' ? 'You' : 'Assistant'} data-streaming={item.streaming || undefined}>
+      <div className="who">{item.role === 'user' ? 'You' : 'Assistant'}</div>
+      {item.reasoning && <details className="reasoning"><summary>Reasoning</summary><pre>{item.reasoning}</pre></details>}
+      {item.tools.length > 0 && (
+        <details className="tools">
+          <summary>{item.tools.length} tool call{item.tools.length === 1 ? '' : 's'}</summary>
+          {item.tools.map((t) => <Tool key={t.id} t={t} />)}
+        </details>
+      )}
+      {item.approvals.map((a) => <ApprovalCard key={a.id} approval={a} />)}
+      {item.role === 'user'
+        ? <div className="text plain">{item.content}</div>
+        : empty ? (waiting ? null : <div className="text typing" aria-label="Answer streaming"><span /><span /><span /></div>)
+          // Safe: renderMarkdown escapes raw HTML and filters link targets (chat/markdown.ts).
+          : <div className="text md" dangerouslySetInnerHTML={{ __html: html }} />}
+      {item.notices.map((n, i) => <p key={i} className={`notice ${n.kind}`} role={n.kind === 'error' || n.kind === 'blocked' ? 'alert' : 'status'}>{n.text}</p>)}
+      {err && <p className="error small" role="alert">{err}</p>}
+      {!item.streaming && (
+        <div className="actions">
+          {item.role === 'assistant' && item.turnId && <ReceiptBadge turnId={item.turnId} initial={item.receipt?.status ?? 'pending'} />}
+          {item.content && <button type="button" className="link" onClick={() => { void copy(); }}>{copied ? 'Copied' : 'Copy'}</button>}
+          {item.role === 'assistant' && isLastAnswer && lastUserText && <button type="button" className="link" disabled={busy} onClick={() => { void regenerate(convKey, lastUserText); }}>Regenerate</button>}
+          {sessionId && item.serverId && <button type="button" className="link" onClick={() => { void branch(); }}>Branch from here</button>}
+        </div>
+      )}
+    </article>
+  );
+}
+
+export const MessageRow = memo(MessageRowImpl);

@@ -1,0 +1,122 @@
+/**
+ * A turn's receipt: status, Merkle root, envelope, the event timeline, the audit chain suffix,
+ * "Verify" (server-side check, `POST /v1/receipts/{turn}/verify`) and "Export bundle" (the JSON
+ * `scripts/svc-verify --receipt` checks offline).
+ */
+import { useState } from 'react';
+import { invalidate, useQuery } from '../api/cache';
+import { api, ApiError } from '../api/http';
+import type { ProofExport, ReceiptBundle, ReceiptDetail, ReceiptVerifyResponse } from '../api/types';
+import { setReceiptStatus, useReceiptStatus } from './status';
+import { ReceiptBadge } from './ReceiptBadge';
+import { saveText } from './save';
+
+function short(h: string | null | undefined, n = 16): string {
+  return h ? (h.length > n ? `${h.slice(0, n)}…` : h) : '—';
+}
+
+function payloadOf(json: string): string {
+  try { return JSON.stringify(JSON.parse(json), null, 2); } catch { return json; }
+}
+
+export function ReceiptView({ turnId }: { turnId: string }) {
+  const base = `/v1/receipts/${encodeURIComponent(turnId)}`;
+  const status = useReceiptStatus(turnId, 'pending');
+  const sealed = status === 'sealed' || status === 'verified' || status === 'failed';
+  const detail = useQuery<ReceiptDetail>(sealed ? base : null);
+  const proof = useQuery<ProofExport>(sealed ? `${base}/proof` : null);
+  const [verify, setVerify] = useState<ReceiptVerifyResponse | null>(null);
+  const [busy, setBusy] = useState<'verify' | 'export' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  const doVerify = async (): Promise<void> => {
+    setBusy('verify');
+    setError(null);
+    try {
+      const r = await api<ReceiptVerifyResponse>(`${base}/verify`, { method: 'POST', json: {} });
+      setVerify(r);
+      setReceiptStatus(turnId, r.ok ? 'verified' : 'failed');
+      // The chain grew since the proof was read; the list shows verified_at now.
+      invalidate(`${base}/proof`);
+      invalidate('/v1/receipts?');
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    } finally { setBusy(null); }
+  };
+  const doExport = async (): Promise<void> => {
+    setBusy('export');
+    setError(null);
+    try {
+      const b = await api<ReceiptBundle>(`${base}/bundle`);
+      const where = await saveText(`receipt-${turnId}.json`, `${JSON.stringify(b, null, 2)}\n`);
+      setSaved(where === null ? null : where === 'download' ? 'Bundle downloaded.' : `Saved to ${where}`);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    } finally { setBusy(null); }
+  };
+
+  const d = detail.data;
+  const env = d?.envelope;
+  return (
+    <div className="receipt" data-testid="receipt-view">
+      <div className="receipt-head">
+        <ReceiptBadge turnId={turnId} initial="pending" />
+        <code className="turn-id" title="Turn id">{turnId}</code>
+      </div>
+      {!sealed && <p className="muted">This turn is not sealed yet. The receipt seals when the turn ends; this view updates by itself.</p>}
+      {detail.error && <p className="error" role="alert">{detail.error.message}</p>}
+      {d && env && (
+        <>
+          <div className="row-buttons">
+            <button type="button" className="primary" onClick={() => { void doVerify(); }} disabled={busy !== null}>{busy === 'verify' ? 'Verifying…' : 'Verify'}</button>
+            <button type="button" onClick={() => { void doExport(); }} disabled={busy !== null}>{busy === 'export' ? 'Exporting…' : 'Export bundle'}</button>
+          </div>
+          {saved && <p className="ok small" role="status">{saved}</p>}
+          {error && <p className="error" role="alert">{error}</p>}
+          {verify && (
+            <div className={`card checks ${verify.ok ? 'ok' : 'bad'}`} aria-label="Verification report">
+              <strong>{verify.ok ? 'Every check holds.' : 'Verification failed.'}</strong>
+              <ul>{verify.checks.map((c) => <li key={c.id} className={c.ok ? 'ok' : 'bad'}><span aria-hidden="true">{c.ok ? '✓' : '✗'}</span> {c.title}: <span className="muted">{c.detail}</span></li>)}</ul>
+              {verify.verified_at && <p className="muted small">Verified {new Date(verify.verified_at).toLocaleString()}{verify.verified_by ? ` by ${verify.verified_by}` : ''}</p>}
+            </div>
+          )}
+          <dl className="facts">
+            <dt>Merkle root</dt><dd><code className="hash" title={env.payload.merkle_root}>{env.payload.merkle_root}</code></dd>
+            <dt>Envelope</dt><dd>{env.payload.status} · {env.payload.seal_reason.replace(/_/g, ' ')} · {env.payload.event_count} events · key {env.key_version}</dd>
+            <dt>Anchored</dt><dd>audit row #{env.audit_seq} · chain hash <code className="hash" title={env.audit_chain_hash}>{short(env.audit_chain_hash, 24)}</code></dd>
+            <dt>Signature</dt><dd><code className="hash" title={env.signature}>{short(env.signature, 24)}</code></dd>
+          </dl>
+          <h3>Event timeline</h3>
+          <ol className="timeline">
+            {d.events.map((e) => (
+              <li key={e.event_id}>
+                <details>
+                  <summary><time>{new Date(e.occurred_at).toLocaleTimeString()}</time> <strong>{e.payload_type}</strong> <span className="muted">{e.emitter_service}</span></summary>
+                  <pre>{payloadOf(e.payload_json)}</pre>
+                </details>
+              </li>
+            ))}
+          </ol>
+          <details className="section">
+            <summary>Envelope</summary>
+            <pre>{JSON.stringify(env, null, 2)}</pre>
+          </details>
+          <details className="section" open>
+            <summary>Audit chain suffix ({proof.data?.audit_chain.suffix.length ?? '…'} rows)</summary>
+            {proof.data && (
+              <table className="table">
+                <thead><tr><th>seq</th><th>previous hash</th><th>chain hash</th><th>key</th></tr></thead>
+                <tbody>
+                  {proof.data.audit_chain.suffix.map((r) => (
+                    <tr key={r.id}><td>{r.seq}</td><td><code title={r.previous_hash}>{short(r.previous_hash)}</code></td><td><code title={r.chain_hash}>{short(r.chain_hash)}</code></td><td>{r.key_version}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </details>
+        </>
+      )}
+    </div>
+  );
+}

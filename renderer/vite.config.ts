@@ -1,0 +1,27 @@
+/**
+ * Vite build of the renderer: `vite build --config renderer/vite.config.ts` writes `dist/renderer`
+ * (served by the gateway at `/` and by the Electron shell at `app://svc/`). No inline scripts and no
+ * remote assets, so the CSP `script-src 'self'` holds; routes are client-side (the gateway and the
+ * `app://` handler fall back to index.html).
+ */
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('../dist/renderer', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+    // The module-preload polyfill would be an extra script; every supported engine has modulepreload.
+    modulePreload: { polyfill: false },
+    chunkSizeWarningLimit: 700,
+  },
+  server: { proxy: { '/v1': 'http://127.0.0.1:8080' } },
+});
