@@ -8,6 +8,7 @@
  * the other services, audit last, each closing its server and its stores.
  */
 import { Worker } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
@@ -16,6 +17,11 @@ import type { ServiceStatus } from '../../services/shared/runtime.js';
 import { serviceConfigs, type StackConfig } from '../config/index.js';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
+
+// Workers run one full garbage collection once they are ready (worker-entry.ts): start-up leaves
+// parsed-module garbage in each of eleven isolates, and collecting it keeps the idle stack small.
+// The flag must be set before the isolates are created.
+setFlagsFromString('--expose-gc');
 
 /**
  * Find a free TCP port on `host` for a service asked to run on port 0. Ports come from 20000-32767,
@@ -111,7 +117,7 @@ export class Supervisor {
         workerData: { service: slot.name, cfg: slot.cfg }, stdout: false, stderr: false,
         // A small young generation per isolate keeps eleven idle services inside the memory budget;
         // the gateway, on every request's path, gets more room to avoid frequent scavenges.
-        resourceLimits: { maxYoungGenerationSizeMb: slot.name === 'gateway' ? 16 : 4 },
+        resourceLimits: { maxYoungGenerationSizeMb: slot.name === 'gateway' ? 8 : 2 },
       });
       slot.worker = worker;
       let ready = false;

@@ -50,6 +50,9 @@ async function main(): Promise<void> {
     }
   });
   port.postMessage({ type: 'ready', port: running.port });
+  // Drop start-up garbage (module parsing, schema compilation) so the idle heap stays small.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) setTimeout(() => gc(), 1000).unref();
 }
 
 void main();

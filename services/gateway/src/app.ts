@@ -12,10 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import { Pool, request as undiciRequest } from 'undici';
 import { callUpstream } from './upstream.js';
-import { aguiStreamHandler } from './agui/handler.js';
 import { RendererFiles, RENDERER_CSP } from './static.js';
 import type { Logger } from 'pino';
 import client from 'prom-client';
@@ -112,7 +110,9 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
   }
 
   // Rate limits: @fastify/rate-limit stores, sized so throttled keys are not forgotten, Redis when configured.
-  const redis = cfg.redisUrl ? new Redis(cfg.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false }) : null;
+  // ioredis and the AG-UI translator (zod schemas) load only when used: they are a large share of an
+  // idle gateway's heap.
+  const redis = cfg.redisUrl ? new (await import('ioredis')).Redis(cfg.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false }) : null;
   redis?.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (rate limits fail open)'));
   await app.register(rateLimit, {
     global: false, cache: 1_000_000, skipOnError: true, nameSpace: 'svc-rl-',
@@ -337,6 +337,7 @@ export async function buildGateway(opts: BuildGatewayOptions): Promise<{ app: Fa
           throw new AppError(404, 'not_found', `${path} is not available in this build`);
         case 'agui':
           // The AG-UI stream is translated here from the runtime's SSE stream (spec: Chat, AG-UI).
+          const { aguiStreamHandler } = await import('./agui/handler.js');
           await aguiStreamHandler(req, reply, async (body) => {
             const call = callUpstream(pools.get('agent-runtime')!, {
               method: 'POST', path: '/v1/chat/stream', headers: upstreamHeaders(req),
