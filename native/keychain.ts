@@ -3,10 +3,10 @@
  * file when no keychain service exists, reported as such).
  *
  * keytar is an optional dependency, loaded lazily with a dynamic import so a machine without it (or
- * without libsecret) still starts. `openKeychain` probes the service once (a `getPassword` on a
- * probe account, bounded by a short timeout: on Linux a missing or locked Secret Service makes
- * libsecret reject or hang) and answers `null` when keytar is missing or no service answers; it
- * never throws. Values are never logged or put in error messages by this module.
+ * without libsecret) still starts. `openKeychain` probes the service once (read, write and delete
+ * of a probe account, each bounded by a short timeout: on Linux a missing Secret Service makes
+ * libsecret reject or hang, and a locked one answers reads but refuses writes) and answers `null`
+ * when keytar is missing or no usable service answers; it never throws. Values are never logged or put in error messages by this module.
  */
 
 /** The part of keytar used here (declared locally so the build does not need keytar's types). */
@@ -54,7 +54,6 @@ function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`keychain ${what} did not answer within ${ms} ms`)), ms);
-    timer.unref();
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
@@ -78,7 +77,11 @@ export async function openKeychain(service: string, opts: OpenKeychainOptions = 
     return null;
   }
   try {
-    await bounded(kt.getPassword(service, PROBE_ACCOUNT), probeMs, 'probe');
+    // A write, not only a read: a locked keyring (a Secret Service with no unlocked collection)
+    // answers reads with null but refuses to create items.
+    await bounded(kt.getPassword(service, PROBE_ACCOUNT), probeMs, 'probe read');
+    await bounded(kt.setPassword(service, PROBE_ACCOUNT, 'probe'), probeMs, 'probe write');
+    await bounded(kt.deletePassword(service, PROBE_ACCOUNT), probeMs, 'probe delete');
   } catch (err) {
     opts.onUnavailable?.(`no keychain service answers: ${reasonOf(err)}`);
     return null;

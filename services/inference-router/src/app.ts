@@ -1,6 +1,6 @@
 /**
  * Build the inference router without listening (spec "Inference router"): the shared server, the
- * registry (SQLite + encrypted key file + local GGUF scan), the adapters, the local engine, the
+ * registry (SQLite + OS keychain or encrypted key file + local GGUF scan), the adapters, the local engine, the
  * observability and audit clients, a span per request (W3C traceparent accepted and propagated),
  * and the snapshot refresh timer.
  */
@@ -30,7 +30,7 @@ import { EncryptedFileSecretStore, type SecretStore } from './store/secret-store
 /** Test and host seams of `buildRouterApp`. */
 export interface RouterAppOptions {
   logger: Logger;
-  /** Key store (default: the encrypted file under `<dataDir>/secrets/`). */
+  /** Key store (`start` passes `openSecretStore`'s choice; default: the encrypted file under `<dataDir>/secrets/`). */
   secrets?: SecretStore;
 }
 

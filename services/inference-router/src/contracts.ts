@@ -59,8 +59,8 @@ export type RegistrationErrorCode =
   | 'provider_auth_failed'  // the provider refused the given api_key
   | 'provider_probe_failed'; // /models answered something other than an OpenAI model list
 
-/** Where provider API keys are kept (reported by GET /v1/internal/providers). */
-export type SecretStoreKind = 'keychain' | 'encrypted_file';
+/** Where provider API keys are kept (reported by GET /v1/internal/providers and each provider view). */
+export type SecretStoreKind = 'os_keychain' | 'encrypted_file';
 
 /** Router config slice (main/config/services/inference-router.ts). */
 export interface RouterConfig extends CommonServiceConfig {

@@ -1,8 +1,8 @@
 /**
  * Inference router entry (spec "Services": inference router, port 8004, HTTP only; "Inference router").
  *
- * `start(cfg)` opens the registry (`<dbDir>/inference-router.sqlite`, keys in the encrypted file
- * under `<dataDir>/secrets/`), scans `<modelsDir>/llm/*.gguf` for the local engine (loaded lazily in
+ * `start(cfg)` opens the registry (`<dbDir>/inference-router.sqlite`, keys in the OS keychain when a
+ * keychain service answers, else in the encrypted file under `<dataDir>/secrets/`), scans `<modelsDir>/llm/*.gguf` for the local engine (loaded lazily in
  * its own worker thread), listens on `cfg.host:cfg.port` (0 = ephemeral) and returns the bound port
  * with `close()` (drains HTTP, stops the engine, flushes generation records and spans).
  */
@@ -11,6 +11,7 @@ import { listenService } from '../../shared/http/listen.js';
 import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
 import { buildRouterApp } from './app.js';
+import { openSecretStore } from './store/secret-store.js';
 import type { RouterConfig } from './contracts.js';
 
 /** Defaults for settings a plain config slice (tests, older hosts) may lack. */
@@ -30,11 +31,12 @@ export function withDefaults(cfg: RouterConfig): RouterConfig {
   };
 }
 
-/** Start the inference router. @throws Error when the store or key file cannot be opened. */
+/** Start the inference router. @throws Error when the store, the keychain or the key file cannot be opened. */
 export async function start(cfg: RouterConfig): Promise<RunningService> {
   const full = withDefaults(cfg);
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
-  const built = buildRouterApp(full, { logger });
+  const secrets = await openSecretStore(full.dataDir, { log: logger });
+  const built = buildRouterApp(full, { logger, secrets });
   try {
     return await listenService(built.app, cfg.host, cfg.port, async () => {
       await built.close();

@@ -6,7 +6,7 @@
 import { AppError, notFound, invalidRequest } from '../../../shared/http/errors.js';
 import { ulidFactory } from '../../../shared/identity/ulid.js';
 import {
-  LOCAL_PROVIDER_ID, MODEL_ROLES, type AdapterKind, type ModelRole, type ModelView, type ProviderInput, type ProviderView, type RoleInput, type RoleTarget, type RoleView,
+  LOCAL_PROVIDER_ID, MODEL_ROLES, type AdapterKind, type ModelRole, type ModelView, type ProviderInput, type ProviderView, type RoleInput, type RoleTarget, type RoleView, type SecretStoreKind,
 } from '../contracts.js';
 import type { ProbeResult } from '../adapters/probe.js';
 import type { LocalModelFile, WeightHasher } from '../engine/models-dir.js';
@@ -43,6 +43,9 @@ export class Registry {
 
   /** The snapshot requests are served from. */
   get snapshot(): Snapshot { return this.snap; }
+
+  /** Where provider keys are kept (`os_keychain` or `encrypted_file`). */
+  get secretStore(): SecretStoreKind { return this.d.secrets.kind; }
 
   /** Local GGUF files as of the last refresh. */
   get localModels(): LocalModelFile[] { return this.local; }
@@ -117,9 +120,9 @@ export class Registry {
       id: nextId(), name, base_url: probed.baseUrl, adapter: input.adapter, models: probed.models, has_key: key !== null,
       created_at: now, updated_at: now, probed_at: now,
     };
-    if (key) this.d.secrets.set(row.id, key);
+    if (key) await this.d.secrets.set(row.id, key);
     try { this.d.store.insert(row); } catch (err) {
-      if (key) this.d.secrets.delete(row.id);
+      if (key) await Promise.resolve(this.d.secrets.delete(row.id)).catch(() => undefined);
       if (String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) throw new AppError(409, 'conflict', `a provider named "${name}" exists`);
       throw err;
     }
@@ -151,18 +154,18 @@ export class Registry {
       const probed = await this.d.probe(base, key);
       row = { ...row, base_url: probed.baseUrl, models: probed.models, probed_at: now };
     }
-    if (keyChanged) { if (key) this.d.secrets.set(id, key); else this.d.secrets.delete(id); }
+    if (keyChanged) { if (key) await this.d.secrets.set(id, key); else await this.d.secrets.delete(id); }
     this.d.store.update(row);
     this.refresh();
     return { view: this.view(row), reprobed: reprobe };
   }
 
-  /** Delete a provider and its role targets. @returns the roles that lost targets. @throws AppError 404, 409 for `local` */
-  remove(id: string): string[] {
+  /** Delete a provider's key, then the provider and its role targets. @returns the roles that lost targets. @throws AppError 404, 409 for `local` */
+  async remove(id: string): Promise<string[]> {
     if (id === LOCAL_PROVIDER_ID) throw new AppError(409, 'conflict', 'the local engine cannot be deleted; remove its files from the models folder');
     if (!this.d.store.provider(id)) throw notFound(`no provider ${id}`);
+    await this.d.secrets.delete(id);
     const roles = this.d.store.remove(id);
-    this.d.secrets.delete(id);
     this.refresh();
     return roles;
   }

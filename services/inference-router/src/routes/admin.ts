@@ -43,7 +43,7 @@ export function adminRoutes(ctx: RouterContext) {
   return async (app: FastifyInstance): Promise<void> => {
     app.get('/v1/internal/providers', async (req) => {
       requireRole(req, 'admin');
-      return { items: registry.list(), secret_store: registry.list()[0]?.secret_store ?? 'encrypted_file' };
+      return { items: registry.list(), secret_store: registry.secretStore };
     });
 
     app.post<{ Body: ProviderInput }>('/v1/internal/providers', { schema: { body: PROVIDER_BODY } }, async (req, reply) => {
@@ -76,7 +76,7 @@ export function adminRoutes(ctx: RouterContext) {
     app.delete<{ Params: { id: string } }>('/v1/internal/providers/:id', { schema: { params: ID_PARAM } }, async (req, reply) => {
       const p = requireRole(req, 'admin');
       const before = registry.get(req.params.id);
-      const roles = registry.remove(req.params.id);
+      const roles = await registry.remove(req.params.id);
       await audit.record({
         action: 'inference.provider.deleted', resourceType: 'inference_provider', resourceId: before.id, userId: p.id,
         detail: { name: before.name, base_url: before.base_url, roles_affected: roles },

@@ -1,22 +1,36 @@
 /**
  * Provider API key storage (issue 4: OS keychain, or an encrypted file where no keychain service
- * runs). `SecretStore` is the seam a keytar-backed store plugs into; this build ships the encrypted
- * file: AES-256-GCM per value, key = HKDF-SHA256 of a random 32-byte master key kept in
- * `<dataDir>/secrets/inference-master.key` (0600), AAD = the provider id (a value cannot be moved to
- * another provider). Values never leave through a route.
+ * runs, reported as such). `openSecretStore` picks at start:
+ *
+ * - `KeychainSecretStore` (`os_keychain`) when keytar loads and a keychain service answers
+ *   (native/keychain.ts): one entry per provider, service `KEYCHAIN_SERVICE`, account = provider id.
+ *   Entries are read once at open into memory, so `get` stays synchronous for the snapshot; writes
+ *   go to the keychain first and fail the admin call when the keychain refuses.
+ *   Keys left in the encrypted file by an earlier keychain-less start are moved into the keychain.
+ * - `EncryptedFileSecretStore` (`encrypted_file`) otherwise: AES-256-GCM per value, key =
+ *   HKDF-SHA256 of a random 32-byte master key kept in `<dataDir>/secrets/inference-master.key`
+ *   (0600), AAD = the provider id (a value cannot be moved to another provider).
+ *
+ * Values never leave through a route and are never logged.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openKeychain, type Keychain } from '../../../../native/keychain.js';
 import type { SecretStoreKind } from '../contracts.js';
 
-/** Where provider keys are kept. Synchronous: values are small and local. */
+/** Where provider keys are kept. `get` is synchronous (the snapshot is built synchronously). */
 export interface SecretStore {
   readonly kind: SecretStoreKind;
   get(id: string): string | null;
-  set(id: string, value: string): void;
-  delete(id: string): void;
+  set(id: string, value: string): void | Promise<void>;
+  delete(id: string): void | Promise<void>;
 }
+
+/** Keychain service name of the router's provider keys. */
+export const KEYCHAIN_SERVICE = 'svc-workstation.inference-router';
+
+const keyFileOf = (dataDir: string): string => join(dataDir, 'secrets', 'inference-provider-keys.json');
 
 interface Sealed { iv: string; tag: string; ct: string }
 
@@ -39,9 +53,15 @@ export class EncryptedFileSecretStore implements SecretStore {
     const master = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
     if (master.length !== 32) throw new Error(`${keyFile} does not hold a 32-byte key`);
     this.key = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'svc inference-router provider keys v1', 32));
-    this.file = join(dir, 'inference-provider-keys.json');
+    this.file = keyFileOf(dataDir);
     this.values = existsSync(this.file) ? JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, Sealed> : {};
   }
+
+  /** Whether `<dataDir>` holds an encrypted key file (without creating anything). */
+  static exists(dataDir: string): boolean { return existsSync(keyFileOf(dataDir)); }
+
+  /** Ids with a stored value. */
+  ids(): string[] { return Object.keys(this.values); }
 
   get(id: string): string | null {
     const s = this.values[id];
@@ -73,4 +93,70 @@ export class EncryptedFileSecretStore implements SecretStore {
     writeFileSync(tmp, JSON.stringify(this.values), { mode: 0o600 });
     renameSync(tmp, this.file);
   }
+}
+
+/** Provider keys in the OS keychain, served from memory after one read at open. */
+export class KeychainSecretStore implements SecretStore {
+  readonly kind = 'os_keychain' as const;
+  private constructor(private readonly chain: Keychain, private readonly cache: Map<string, string>) {}
+
+  /** Read every entry of `chain` into memory. */
+  static async open(chain: Keychain): Promise<KeychainSecretStore> {
+    const all = await chain.list();
+    return new KeychainSecretStore(chain, new Map(all.map((c) => [c.account, c.password])));
+  }
+
+  get(id: string): string | null { return this.cache.get(id) ?? null; }
+
+  async set(id: string, value: string): Promise<void> {
+    await this.chain.set(id, value);
+    this.cache.set(id, value);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.chain.delete(id);
+    this.cache.delete(id);
+  }
+}
+
+/** Where `openSecretStore` reports its choice (a pino logger fits). Never given values. */
+export interface SecretStoreLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** Options of `openSecretStore`. */
+export interface OpenSecretStoreOptions {
+  log?: SecretStoreLog;
+  /** Keychain service name (default `KEYCHAIN_SERVICE`). */
+  service?: string;
+  /** Open the keychain (default native/keychain.ts `openKeychain`; tests inject). */
+  openKeychain?: (service: string, onUnavailable: (reason: string) => void) => Promise<Keychain | null>;
+}
+
+/**
+ * The OS keychain when one answers, else the encrypted file under `<dataDir>/secrets/`.
+ * @throws Error when the chosen store cannot be read (a corrupt key file, a keychain that stops answering).
+ */
+export async function openSecretStore(dataDir: string, opts: OpenSecretStoreOptions = {}): Promise<SecretStore> {
+  const service = opts.service ?? KEYCHAIN_SERVICE;
+  let reason = 'unknown';
+  const open = opts.openKeychain ?? ((svc, onUnavailable) => openKeychain(svc, { onUnavailable }));
+  const chain = await open(service, (r) => { reason = r; });
+  if (!chain) {
+    opts.log?.warn({ secret_store: 'encrypted_file', reason }, 'OS keychain unavailable; provider API keys are kept in the encrypted file');
+    return new EncryptedFileSecretStore(dataDir);
+  }
+  const store = await KeychainSecretStore.open(chain);
+  if (EncryptedFileSecretStore.exists(dataDir)) {
+    const file = new EncryptedFileSecretStore(dataDir);
+    const ids = file.ids();
+    for (const id of ids) {
+      await store.set(id, file.get(id)!);
+      file.delete(id);
+    }
+    if (ids.length > 0) opts.log?.info({ moved: ids.length }, 'provider API keys moved from the encrypted file to the OS keychain');
+  }
+  opts.log?.info({ secret_store: 'os_keychain', service }, 'provider API keys are kept in the OS keychain');
+  return store;
 }
