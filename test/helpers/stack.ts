@@ -21,7 +21,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   const base: Record<string, string> = {
     SVC_DATA_DIR: dataDir, SVC_ENV: 'test', SVC_LOG_LEVEL: 'warn', SVC_SCRYPT_N: '1024',
     SVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, SVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    SVC_TENANT_ID: 'acme', TURN_SEAL_INTERVAL_SECONDS: '1', TURN_SEAL_WATERMARK_SECONDS: '5',
+    SVC_TENANT_ID: 'acme', TURN_SEAL_INTERVAL_SECONDS: '1', TURN_SEAL_WATERMARK_SECONDS: '5', SVC_SECRET_STORE: 'file',
   };
   for (const n of SERVICE_NAMES) base[portEnvName(n)] = '0';
   const stack = loadStackConfig({ ...base, ...env });

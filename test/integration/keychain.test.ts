@@ -53,7 +53,7 @@ async function child(): Promise<void> {
   const keytar = (await loadKeytar())!;
   const keys = testKeys();
   const llm = await startScriptedLlm();
-  const cfg = routerConfig(keys, {}, { localEngineEnabled: false });
+  const cfg = routerConfig(keys, {}, { localEngineEnabled: false, secretStore: 'auto' });
   const admin = stamp(keys, { id: 'admin-1', roles: ['admin', 'user'] });
   const call = async (base: string, path: string, method = 'GET', body?: unknown, who = admin): Promise<Response> => fetch(base + path, {
     method, headers: { 'x-svc-principal': who, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),

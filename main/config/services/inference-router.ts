@@ -12,13 +12,19 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { bool, int, str } from '../index.js';
+import { ConfigError, bool, int, str } from '../index.js';
 import type { ExtrasContext, Env } from './types.js';
 
 /**
  * Read the inference-router settings from `env`.
  * @throws ConfigError naming the variable to set.
  */
+function secretStoreChoice(raw: string | undefined): 'auto' | 'keychain' | 'file' {
+  const v = (raw || 'auto').toLowerCase();
+  if (v === 'auto' || v === 'keychain' || v === 'file') return v;
+  throw new ConfigError(`SVC_SECRET_STORE must be auto, keychain or file, got "${raw}"`);
+}
+
 export function inferenceRouterSettings(env: Env, ctx: ExtrasContext): Record<string, unknown> {
   const explicit = str(env, 'SVC_MODELS_DIR');
   const packaged = join(ctx.repoRoot, 'assets', 'models');
@@ -34,5 +40,6 @@ export function inferenceRouterSettings(env: Env, ctx: ExtrasContext): Record<st
     probeTimeoutMs: int(env, 'SVC_ROUTER_PROBE_TIMEOUT_MS', 5000, 100, 600_000),
     upstreamTimeoutMs: int(env, 'SVC_ROUTER_UPSTREAM_TIMEOUT_MS', 120_000, 100, 3_600_000),
     budgetCacheMs: int(env, 'SVC_ROUTER_BUDGET_CACHE_MS', 5000, 0, 3_600_000),
+    secretStore: secretStoreChoice(str(env, 'SVC_SECRET_STORE')),
   };
 }

@@ -85,6 +85,11 @@ export interface RouterConfig extends CommonServiceConfig {
   upstreamTimeoutMs: number;
   /** How long a budget answer is reused, ms (SVC_ROUTER_BUDGET_CACHE_MS, default 5000; 0 = ask every time). */
   budgetCacheMs: number;
+  /**
+   * Where provider API keys live (SVC_SECRET_STORE): `auto` (OS keychain when one answers, else the
+   * encrypted file), `keychain` (refuse to start without one), `file` (always the encrypted file).
+   */
+  secretStore?: 'auto' | 'keychain' | 'file';
 }
 
 /** Body of `POST /v1/internal/providers` (DESIGN.md). `api_key` is stored encrypted, never returned. */

@@ -35,7 +35,7 @@ export function withDefaults(cfg: RouterConfig): RouterConfig {
 export async function start(cfg: RouterConfig): Promise<RunningService> {
   const full = withDefaults(cfg);
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
-  const secrets = await openSecretStore(full.dataDir, { log: logger });
+  const secrets = await openSecretStore(full.dataDir, { log: logger, mode: full.secretStore ?? 'auto' });
   const built = buildRouterApp(full, { logger, secrets });
   try {
     return await listenService(built.app, cfg.host, cfg.port, async () => {

@@ -41,7 +41,9 @@ export function routerConfig(keys: TestKeys, urls: Partial<Record<ServiceName, s
   const c = common('inference-router', keys, urls);
   return {
     ...c, modelsDir: join(c.dataDir, 'models'), localEngineEnabled: true, localThreads: 2, localContextSize: 256, localMaxTokens: 32,
-    snapshotRefreshSeconds: 30, cooldownSeconds: 30, probeTimeoutMs: 2000, upstreamTimeoutMs: 10_000, budgetCacheMs: 0, ...over,
+    snapshotRefreshSeconds: 30, cooldownSeconds: 30, probeTimeoutMs: 2000, upstreamTimeoutMs: 10_000, budgetCacheMs: 0,
+    // Tests never write into a developer's real keyring; test/integration/keychain.test.ts overrides this.
+    secretStore: 'file', ...over,
   };
 }
 

@@ -132,6 +132,8 @@ export interface OpenSecretStoreOptions {
   service?: string;
   /** Open the keychain (default native/keychain.ts `openKeychain`; tests inject). */
   openKeychain?: (service: string, onUnavailable: (reason: string) => void) => Promise<Keychain | null>;
+  /** `auto` (default), `keychain` (required), or `file` (never the keychain). */
+  mode?: 'auto' | 'keychain' | 'file';
 }
 
 /**
@@ -140,10 +142,15 @@ export interface OpenSecretStoreOptions {
  */
 export async function openSecretStore(dataDir: string, opts: OpenSecretStoreOptions = {}): Promise<SecretStore> {
   const service = opts.service ?? KEYCHAIN_SERVICE;
+  if (opts.mode === 'file') {
+    opts.log?.info({ secret_store: 'encrypted_file' }, 'provider API keys are kept in the encrypted file (SVC_SECRET_STORE=file)');
+    return new EncryptedFileSecretStore(dataDir);
+  }
   let reason = 'unknown';
   const open = opts.openKeychain ?? ((svc, onUnavailable) => openKeychain(svc, { onUnavailable }));
   const chain = await open(service, (r) => { reason = r; });
   if (!chain) {
+    if (opts.mode === 'keychain') throw new Error(`SVC_SECRET_STORE=keychain but no OS keychain answers: ${reason}`);
     opts.log?.warn({ secret_store: 'encrypted_file', reason }, 'OS keychain unavailable; provider API keys are kept in the encrypted file');
     return new EncryptedFileSecretStore(dataDir);
   }
