@@ -10,10 +10,11 @@ import { main as chat } from './chat.js';
 import { main as chatStack } from './chat-stack.js';
 import { main as guardrail } from './guardrail.js';
 import { main as knowledge } from './knowledge.js';
+import { main as embedder } from './embedder.js';
 import { main as renderer } from './renderer.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['knowledge', knowledge], ['renderer', renderer]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer]] as const) {
   try {
     all.push(...await fn());
   } catch (err) {
