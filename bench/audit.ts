@@ -23,6 +23,7 @@ import { ReceiptService } from '../services/audit/src/domain/receipts.js';
 import { TurnService } from '../services/audit/src/domain/turns.js';
 import { AuditStore, type AuditRowRecord, type ChainHeadRecord } from '../services/audit/src/store/audit-store.js';
 import { verifyReceiptJson } from '../services/audit/src/verifier/index.js';
+import { pct } from './support/measure.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const MIGRATIONS = join(ROOT, 'migrations');
@@ -33,10 +34,6 @@ const keys: KeyProvider = ((ring) => () => ring)(keyRingFromConfig({ signingKey:
 /** One measured figure. */
 export interface Figure { name: string; value: number; unit: string; target?: string; pass?: boolean }
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 function detailFor(i: number) {
   return { path: `/v1/docs/${i}`, method: 'GET', status: 200, bytes: 1024 + (i % 97), note: 'benchmark row with a typical small detail' };

@@ -9,28 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import { startScriptedLlm } from '../test/helpers/scripted-llm.js';
 import { ADMIN, login, startStack } from '../test/helpers/stack.js';
+import { pct, ttft } from './support/measure.js';
 import type { Figure } from './audit.js';
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
-async function ttft(pool: Pool, path: string, headers: Record<string, string>, body: string, marker: string): Promise<number> {
-  const t0 = process.hrtime.bigint();
-  const r = await pool.request({ method: 'POST', path, headers: { ...headers, 'content-type': 'application/json' }, body });
-  if (r.statusCode !== 200) throw new Error(`${path}: HTTP ${r.statusCode} ${await r.body.text()}`);
-  let first = -1;
-  let buf = '';
-  for await (const chunk of r.body) {
-    if (first < 0) {
-      buf += (chunk as Buffer).toString('utf8');
-      if (buf.includes(marker)) first = Number(process.hrtime.bigint() - t0) / 1e6;
-    }
-  }
-  if (first < 0) throw new Error(`${path}: no token in the answer`);
-  return first;
-}
 
 /** Run the whole-stack TTFT benchmark and return its figure. */
 export async function main(): Promise<Figure[]> {

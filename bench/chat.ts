@@ -10,7 +10,6 @@
  *
  * Target (issue 5): at most 30 ms added at p50 by the whole stack; this measures the runtime's share.
  */
-import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,43 +20,15 @@ import { startScriptedLlm } from '../test/helpers/scripted-llm.js';
 import { CAPABILITY_SCOPES, signStamp } from '../services/shared/identity/principal.js';
 import { ulidFactory } from '../services/shared/identity/ulid.js';
 import { SERVICE_NAMES, type ServiceName } from '../services/shared/services.js';
+import { pct, spawnService, ttft } from './support/measure.js';
 import type { Figure } from './audit.js';
 
-const WORKER = fileURLToPath(new URL('./support/worker.js', import.meta.url));
 const RUNTIME = pathToFileURL(fileURLToPath(new URL('../services/agent-runtime/src/index.js', import.meta.url))).href;
 const AUDIT = pathToFileURL(fileURLToPath(new URL('../services/audit/src/index.js', import.meta.url))).href;
 const nextTurn = ulidFactory();
 
-async function spawn(module: string, cfg: unknown): Promise<{ port: number; stop(): Promise<void> }> {
-  const w = new Worker(WORKER, { workerData: { module, cfg } });
-  const port = await new Promise<number>((resolve, reject) => {
-    w.once('message', (m: { port: number }) => resolve(m.port));
-    w.once('error', reject);
-  });
-  return { port, stop: async () => { w.postMessage('close'); await new Promise((r) => w.once('exit', r)); } };
-}
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
-/** Send one streamed request and return ms to the first chunk that carries `marker`, then drain. */
-async function ttft(pool: Pool, path: string, headers: Record<string, string>, body: string, marker: string): Promise<number> {
-  const t0 = process.hrtime.bigint();
-  const r = await pool.request({ method: 'POST', path, headers: { ...headers, 'content-type': 'application/json' }, body });
-  if (r.statusCode !== 200) throw new Error(`${path}: HTTP ${r.statusCode} ${await r.body.text()}`);
-  let first = -1;
-  let buf = '';
-  for await (const chunk of r.body) {
-    if (first < 0) {
-      buf += (chunk as Buffer).toString('utf8');
-      if (buf.includes(marker)) first = Number(process.hrtime.bigint() - t0) / 1e6;
-    }
-  }
-  if (first < 0) throw new Error(`${path}: no token in the answer`);
-  return first;
-}
 
 /** Run the chat benchmark and return its figures. */
 export async function main(): Promise<Figure[]> {
@@ -72,7 +43,7 @@ export async function main(): Promise<Figure[]> {
     migrationsDir: join(process.cwd(), 'migrations'), logLevel: 'warn', tenantId: 'acme', publicUrl: 'http://127.0.0.1:8080', principalKeys, capTokenKeys,
     authEnabled: true, serviceUrls,
   });
-  const audit = await spawn(AUDIT, {
+  const audit = await spawnService(AUDIT, {
     ...common('audit'), signingKey: randomBytes(32).toString('hex'), keyVersion: 'v1', previousSigningKey: null, previousKeyVersion: null,
     sealIntervalSeconds: 3600, sealWatermarkSeconds: 3600, sealBatchLimit: 100,
   });
@@ -83,7 +54,7 @@ export async function main(): Promise<Figure[]> {
   serviceUrls.memory = auditUrl;
   serviceUrls.knowledge = auditUrl;
   serviceUrls['inference-router'] = llm.url;
-  const runtime = await spawn(RUNTIME, { ...common('agent-runtime'), titleGeneration: false });
+  const runtime = await spawnService(RUNTIME, { ...common('agent-runtime'), titleGeneration: false });
   const rtPool = new Pool(`http://127.0.0.1:${runtime.port}`, { connections: 1 });
   const llmPool = new Pool(llm.url, { connections: 1 });
   const stamp = (): Record<string, string> => {

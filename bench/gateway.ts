@@ -9,7 +9,6 @@
  *    gateway in blocks, p50 of each (target: at most 0.5 ms added);
  *  - throughput: autocannon, 50 connections, alternating rounds (target: gateway at least 0.35 of direct).
  */
-import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,25 +19,13 @@ import autocannon from 'autocannon';
 import { startIssuer } from '../test/helpers/issuer.js';
 import { gatewayConfig, TEST_ISSUER } from '../test/helpers/gateway-config.js';
 import { CAPABILITY_SCOPES, signStamp, servicePrincipal } from '../services/shared/identity/principal.js';
+import { pct, spawnService } from './support/measure.js';
 import type { Figure } from './audit.js';
 
-const WORKER = fileURLToPath(new URL('./support/worker.js', import.meta.url));
 const TARGET = pathToFileURL(fileURLToPath(new URL('./support/target-service.js', import.meta.url))).href;
 const GATEWAY = pathToFileURL(fileURLToPath(new URL('../services/gateway/src/index.js', import.meta.url))).href;
 
-async function spawn(module: string, cfg: unknown): Promise<{ port: number; stop(): Promise<void> }> {
-  const w = new Worker(WORKER, { workerData: { module, cfg } });
-  const port = await new Promise<number>((resolve, reject) => {
-    w.once('message', (m: { port: number }) => resolve(m.port));
-    w.once('error', reject);
-  });
-  return { port, stop: async () => { w.postMessage('close'); await new Promise((r) => w.once('exit', r)); } };
-}
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 async function latencies(url: string, headers: Record<string, string>, n: number): Promise<number[]> {
   const pool = new Pool(url, { connections: 1 });
@@ -68,12 +55,12 @@ export async function main(): Promise<Figure[]> {
   const capTokenKeys = [randomBytes(32).toString('hex')];
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-gw-'));
   const targetCfg = { service: 'agent-runtime', host: '127.0.0.1', port: 0, principalKeys, capTokenKeys, dataDir };
-  const target = await spawn(TARGET, targetCfg);
+  const target = await spawnService(TARGET, targetCfg);
   const targetUrl = `http://127.0.0.1:${target.port}`;
   const gwCfg = gatewayConfig(targetUrl, issuer.jwksUrl, {
     principalKeys, capTokenKeys, rateLimitIpPerMinute: 10_000_000, rateLimitTenantPerMinute: 10_000_000, maxRequestBodyBytes: 26_214_400,
   });
-  const gw = await spawn(GATEWAY, gwCfg);
+  const gw = await spawnService(GATEWAY, gwCfg);
   const gwUrl = `http://127.0.0.1:${gw.port}`;
   const now = Math.floor(Date.now() / 1000);
   const token = await issuer.mint({ iss: TEST_ISSUER, aud: 'svc-frontend', sub: 'bench-user', email: 'b@example.com', realm_access: { roles: ['user'] }, iat: now, exp: now + 3600 });

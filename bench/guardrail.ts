@@ -22,15 +22,12 @@ import { findEntities } from '../services/guardrail/src/domain/pii.js';
 import { start } from '../services/guardrail/src/index.js';
 import { SERVICE_NAMES, type ServiceName } from '../services/shared/services.js';
 import { servicePrincipal, signStamp } from '../services/shared/identity/principal.js';
+import { pct } from './support/measure.js';
 import type { Figure } from './audit.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const ASSETS = process.env.SVC_SHARED_ASSETS ?? resolve(ROOT, '../shared/assets');
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 /** Minimal RFC 4180 CSV reader (quoted fields, doubled quotes, newlines inside quotes). */
 function parseCsv(text: string): Array<Record<string, string>> {

@@ -20,12 +20,9 @@ import { createEmbedder } from '../services/embedder/src/embedder.js';
 import { dot, fromBlob, normalize, toBlob } from '../services/embedder/src/vector.js';
 import { writeTestModel } from '../test/fixtures/embedder/make-test-model.js';
 import { headersFor, knowledgeConfig, loadSciFact, ndcgAt, principal, REPO_ROOT, TOKENIZER, type SciFact } from '../test/fixtures/embedder/service-helpers.js';
+import { pct } from './support/measure.js';
 import type { Figure } from './audit.js';
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 async function scifactRun(sf: SciFact, modelDirs: string[]): Promise<{ ndcg: number; p50: number; ingestMs: number; chunks: number; embedMs: number }> {
   const cfg = knowledgeConfig({ modelDirs });

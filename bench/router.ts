@@ -21,6 +21,7 @@ import { startIssuer } from '../test/helpers/issuer.js';
 import { gatewayConfig, TEST_ISSUER } from '../test/helpers/gateway-config.js';
 import { obsConfig, routerConfig, stamp, testKeys } from '../test/unit/inference-router/fixtures.js';
 import { signStamp, servicePrincipal } from '../services/shared/identity/principal.js';
+import { pct } from './support/measure.js';
 import type { Figure } from './audit.js';
 
 const WORKER = fileURLToPath(new URL('./support/worker.js', import.meta.url));
@@ -36,10 +37,6 @@ async function spawn(file: string, data: unknown): Promise<{ port: number; stop(
   return { port, stop: async () => { w.postMessage('close'); await new Promise((r) => w.once('exit', r)); } };
 }
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 const CONTENT = /"content":"[^"]/;
 

@@ -6,7 +6,7 @@
  * `cfg.host:cfg.port` (0 = ephemeral). `close()` cancels parked approvals, drains HTTP, delivers
  * queued turn events and closes the store.
  */
-import { listenService } from '../../shared/http/listen.js';
+import { listenBuilt } from '../../shared/http/listen.js';
 import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
 import { buildRuntimeApp, type AgentRuntimeHooks } from './app.js';
@@ -22,13 +22,5 @@ import type { AgentRuntimeConfig } from './contracts.js';
 export async function start(cfg: AgentRuntimeConfig, hooks: AgentRuntimeHooks = {}): Promise<RunningService> {
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
   const built = await buildRuntimeApp(cfg, logger, hooks);
-  try {
-    return await listenService(built.app, cfg.host, cfg.port, async () => {
-      await built.close();
-      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
-    });
-  } catch (err) {
-    await built.close();
-    throw err;
-  }
+  return listenBuilt(built, cfg, logger);
 }

@@ -8,7 +8,7 @@
  * commits queued writes and closes the store.
  */
 import type { AuditConfig } from '../../shared/config.js';
-import { listenService } from '../../shared/http/listen.js';
+import { listenBuilt } from '../../shared/http/listen.js';
 import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
 import { buildAuditApp } from './app.js';
@@ -46,17 +46,7 @@ export async function start(cfg: AuditConfig, runtime: AuditRuntime = {}): Promi
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
   const keys = runtime.auditKeys ?? (runtime.auditKeyMaterial ? liveKeys(runtime.auditKeyMaterial) : undefined);
   const built = keys ? buildAuditApp(cfg, { logger, keys }) : buildAuditApp(cfg, { logger });
-  let running: RunningService;
-  try {
-    running = await listenService(built.app, cfg.host, cfg.port, async () => {
-      await built.close();
-      // Wait until the log file is open and flushed, so a caller may remove the data dir at once.
-      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
-    });
-  } catch (err) {
-    await built.close();
-    throw err;
-  }
+  const running = await listenBuilt(built, cfg, logger);
   built.sealer.start();
   return running;
 }

@@ -7,7 +7,7 @@
  * with `close()` (drains HTTP, stops the engine, flushes generation records and spans).
  */
 import { join } from 'node:path';
-import { listenService } from '../../shared/http/listen.js';
+import { listenBuilt } from '../../shared/http/listen.js';
 import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
 import { buildRouterApp } from './app.js';
@@ -37,13 +37,5 @@ export async function start(cfg: RouterConfig): Promise<RunningService> {
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
   const secrets = await openSecretStore(full.dataDir, { log: logger, mode: full.secretStore ?? 'auto' });
   const built = buildRouterApp(full, { logger, secrets });
-  try {
-    return await listenService(built.app, cfg.host, cfg.port, async () => {
-      await built.close();
-      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
-    });
-  } catch (err) {
-    await built.close();
-    throw err;
-  }
+  return listenBuilt(built, cfg, logger);
 }

@@ -6,7 +6,7 @@
  * model, dense retrieval is off and BM25 carries on) and listens on `cfg.host:cfg.port`.
  * `close()` drains HTTP, stops background embedding, flushes turn events and closes the store.
  */
-import { listenService } from '../../shared/http/listen.js';
+import { listenBuilt } from '../../shared/http/listen.js';
 import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
 import { buildKnowledgeApp } from './app.js';
@@ -16,13 +16,5 @@ import type { KnowledgeConfig } from './contracts.js';
 export async function start(cfg: KnowledgeConfig): Promise<RunningService> {
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
   const built = buildKnowledgeApp(cfg, { logger });
-  try {
-    return await listenService(built.app, cfg.host, cfg.port, async () => {
-      await built.close();
-      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
-    });
-  } catch (err) {
-    await built.close();
-    throw err;
-  }
+  return listenBuilt(built, cfg, logger);
 }

@@ -4,7 +4,7 @@
  * `start(cfg)` opens `<dbDir>/memory.sqlite`, starts the embedder (its own worker thread; with no
  * model, recall is keyword-only) and the consolidation timer, and listens on `cfg.host:cfg.port`.
  */
-import { listenService } from '../../shared/http/listen.js';
+import { listenBuilt } from '../../shared/http/listen.js';
 import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
 import { buildMemoryApp } from './app.js';
@@ -14,16 +14,7 @@ import type { MemoryConfig } from './contracts.js';
 export async function start(cfg: MemoryConfig): Promise<RunningService> {
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
   const built = buildMemoryApp(cfg, { logger });
-  let running: RunningService;
-  try {
-    running = await listenService(built.app, cfg.host, cfg.port, async () => {
-      await built.close();
-      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
-    });
-  } catch (err) {
-    await built.close();
-    throw err;
-  }
+  const running = await listenBuilt(built, cfg, logger);
   built.startTimers();
   return running;
 }

@@ -5,7 +5,7 @@
  * `start(cfg)` opens `<dbDir>/observability.sqlite`, listens on `cfg.host:cfg.port` (0 = ephemeral)
  * and returns the bound port with `close()` (drains HTTP, then closes the store).
  */
-import { listenService } from '../../shared/http/listen.js';
+import { listenBuilt } from '../../shared/http/listen.js';
 import { createLogger } from '../../shared/log.js';
 import type { RunningService } from '../../shared/runtime.js';
 import { buildObservabilityApp } from './app.js';
@@ -23,13 +23,5 @@ export async function start(cfg: ObservabilityConfig): Promise<RunningService> {
   };
   const logger = createLogger(cfg.service, cfg.logLevel, cfg.logDir);
   const built = buildObservabilityApp(full, { logger });
-  try {
-    return await listenService(built.app, cfg.host, cfg.port, async () => {
-      await built.close();
-      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
-    });
-  } catch (err) {
-    await built.close();
-    throw err;
-  }
+  return listenBuilt(built, cfg, logger);
 }

@@ -24,3 +24,24 @@ export async function listenService(app: FastifyInstance, host: string, port: nu
     },
   };
 }
+
+/**
+ * Listen with a built app and the service's `close` (stores, timers); on close the app drains
+ * first, then `close` runs and the log is flushed. If listening fails, `close` runs and the error
+ * is rethrown (for example the port is taken).
+ */
+export async function listenBuilt(
+  built: { app: FastifyInstance; close: () => Promise<void> | void },
+  cfg: { host: string; port: number },
+  logger: { flush(cb?: (err?: Error) => void): void },
+): Promise<RunningService> {
+  try {
+    return await listenService(built.app, cfg.host, cfg.port, async () => {
+      await built.close();
+      await new Promise<void>((resolve) => { logger.flush(() => resolve()); });
+    });
+  } catch (err) {
+    await built.close();
+    throw err;
+  }
+}
