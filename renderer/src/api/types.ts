@@ -25,3 +25,29 @@ export type { ProviderView, RoleView, RoleTarget } from '../../../services/infer
 
 /** Model roles the spec names. */
 export const MODEL_ROLES = ['default', 'title', 'classifier', 'memory', 'profile_curation', 'vision', 'guardrail', 'knowledge'] as const;
+
+export type {
+  IngestResult, BatchIngestRequest, BatchIngestResult, JobView, SearchResult, DocumentView, Audience, KnowledgeStatus, VisibilityMode,
+} from '../../../services/knowledge/src/contracts.js';
+export type { MemoryRecord, MemoryType, StoreRequest as MemoryStoreRequest, UpdateRequest as MemoryUpdateRequest } from '../../../services/memory/src/contracts.js';
+import type { DocumentView as KnowledgeDocument, SearchResult as KnowledgeResult } from '../../../services/knowledge/src/contracts.js';
+
+/** A citation of a `knowledge_search` call (services/knowledge/src/tools.ts `Citation`; the renderer may not import that file). */
+export interface Citation { index: number; document_id: string; document_title: string; chunk_index: number; score?: number }
+
+/** `GET /v1/knowledge/documents/:id`: the document plus chunk previews. */
+export interface DocumentDetail extends KnowledgeDocument {
+  chunks?: Array<{ chunk_index: number; heading: string | null; chars: number; preview: string }>;
+}
+
+/** `GET /v1/knowledge/documents/:id/content`. */
+export interface DocumentContent { document_id: string; title: string; mime_type: string | null; content: string }
+
+/** `POST /v1/knowledge/search`. */
+export interface SearchAnswer {
+  results: KnowledgeResult[];
+  retrieval?: { sparse: boolean; dense: boolean; dense_reason: string | null };
+}
+
+/** The four memory types, in the order the UI offers them. */
+export const MEMORY_TYPE_LIST = ['user', 'feedback', 'project', 'reference'] as const;

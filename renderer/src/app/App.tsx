@@ -15,15 +15,19 @@ import { ApprovalsPage } from '../approvals/ApprovalsPage';
 const ReceiptsPage = lazy(() => import('../receipts/ReceiptsPage'));
 const ReceiptDrawer = lazy(() => import('../receipts/ReceiptDrawer'));
 const AdminPage = lazy(() => import('../admin/AdminPage'));
+const KnowledgePage = lazy(() => import('../knowledge/KnowledgePage'));
+const MemoryPage = lazy(() => import('../memory/MemoryPage'));
 
 /** Route match: `/chat/:id` etc. */
-function route(path: string): { page: 'chat' | 'receipts' | 'approvals' | 'admin'; param: string | null } {
+function route(path: string): { page: 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory'; param: string | null } {
   const [, first = '', second] = path.split('/');
   const param = second ? decodeURIComponent(second) : null;
   switch (first) {
     case 'receipts': return { page: 'receipts', param };
     case 'approvals': return { page: 'approvals', param };
     case 'admin': return { page: 'admin', param };
+    case 'knowledge': return { page: 'knowledge', param };
+    case 'memory': return { page: 'memory', param };
     default: return { page: 'chat', param: first === 'chat' ? param : null };
   }
 }
@@ -57,6 +61,8 @@ export function App() {
         {r.page === 'receipts' && <ReceiptsPage turnId={r.param} />}
         {r.page === 'approvals' && <ApprovalsPage />}
         {r.page === 'admin' && <AdminPage tab={r.param} />}
+        {r.page === 'knowledge' && <KnowledgePage param={r.param} />}
+        {r.page === 'memory' && <MemoryPage />}
         {openReceipt && <ReceiptDrawer turnId={openReceipt} />}
       </Suspense>
     </Shell>

@@ -1,6 +1,8 @@
 /** One message: text (Markdown for answers), folded reasoning and tool calls, approvals, notices, actions. */
 import { memo, useMemo, useState } from 'react';
 import type { ChatItem, ToolCallItem } from './model';
+import type { Citation } from '../api/types';
+import { Link } from '../app/Link';
 import { renderMarkdown } from './markdown';
 import { branchAt, copyText, regenerate } from './actions';
 import { ApprovalCard } from './ApprovalCard';
@@ -18,6 +20,32 @@ function Tool({ t }: { t: ToolCallItem }) {
       {t.args && <><div className="label">Arguments</div><pre>{pretty(t.args)}</pre></>}
       {t.result !== null && <><div className="label">Result</div><pre>{t.result}</pre></>}
     </details>
+  );
+}
+
+/**
+ * The answer's sources as numbered chips that open the document at the cited chunk. When the text
+ * cites some as [n], those are shown; otherwise every source the search returned, labelled so.
+ */
+function Citations({ list, text }: { list: Citation[]; text: string }) {
+  const cited = new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+  const hits = list.filter((c) => cited.has(c.index));
+  const shown = hits.length ? hits : list;
+  return (
+    <nav className="citations" aria-label="Sources">
+      <span className="label">{hits.length ? 'Sources' : 'Sources found'}</span>
+      <ol>
+        {shown.map((c) => (
+          <li key={`${c.index}-${c.document_id}-${c.chunk_index}`}>
+            <Link to={`/knowledge/${encodeURIComponent(c.document_id)}#chunk-${c.chunk_index}`} className="cite-chip">
+              <span className="cite-n" aria-hidden="true">{c.index}</span>
+              <span className="cite-title">{c.document_title}</span>
+              <span className="sr-only">, source {c.index}, passage {c.chunk_index + 1}</span>
+            </Link>
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }
 
@@ -54,6 +82,7 @@ function MessageRowImpl({ item, sessionId, convKey, isLastAnswer, lastUserText, 
         : empty ? (waiting ? null : <div className="text typing" aria-label="Answer streaming"><span /><span /><span /></div>)
           // Safe: renderMarkdown escapes raw HTML and filters link targets (chat/markdown.ts).
           : <div className="text md" dangerouslySetInnerHTML={{ __html: html }} />}
+      {item.role === 'assistant' && item.citations.length > 0 && <Citations list={item.citations} text={item.content} />}
       {item.notices.map((n, i) => <p key={i} className={`notice ${n.kind}`} role={n.kind === 'error' || n.kind === 'blocked' ? 'alert' : 'status'}>{n.text}</p>)}
       {err && <p className="error small" role="alert">{err}</p>}
       {!item.streaming && (

@@ -1,5 +1,5 @@
 /** The chat as the UI draws it: messages with their tool calls, approvals and notices folded in. */
-import type { ApprovalView, MessageView, ReceiptRef } from '../api/types';
+import type { ApprovalView, Citation, MessageView, ReceiptRef } from '../api/types';
 
 /** A tool call and (once it ran) its result. */
 export interface ToolCallItem { id: string; name: string; args: string; result: string | null; done: boolean }
@@ -21,12 +21,42 @@ export interface ChatItem {
   tools: ToolCallItem[];
   approvals: ApprovalView[];
   notices: NoticeItem[];
+  /** Sources the answer may cite as [n] (knowledge_search results), in the order the tool numbered them. */
+  citations: Citation[];
   streaming: boolean;
 }
 
 /** A blank item. */
 export function item(role: ChatItem['role'], id: string, content = ''): ChatItem {
-  return { id, serverId: null, role, content, reasoning: '', turnId: null, receipt: null, tools: [], approvals: [], notices: [], streaming: false };
+  return { id, serverId: null, role, content, reasoning: '', turnId: null, receipt: null, tools: [], approvals: [], notices: [], citations: [], streaming: false };
+}
+
+/** Add `more` to `list`, skipping a source already listed under the same number. */
+export function mergeCitations(list: Citation[], more: Citation[]): Citation[] {
+  const seen = new Set(list.map((c) => `${c.index}:${c.document_id}:${c.chunk_index}`));
+  const add = more.filter((c) => !seen.has(`${c.index}:${c.document_id}:${c.chunk_index}`));
+  return add.length ? [...list, ...add] : list;
+}
+
+/**
+ * Citations of stored tool calls: the live stream carries them as an `artifact` event, but a
+ * stored session keeps only the tool's result, whose passages carry the same numbering
+ * (services/knowledge/src/tools.ts: `{passages: [{cite: "[1]", title, document_id, chunk_index}]}`).
+ */
+export function citationsOf(tools: ToolCallItem[]): Citation[] {
+  let out: Citation[] = [];
+  for (const t of tools) {
+    if (t.name !== 'knowledge_search' || !t.result) continue;
+    try {
+      const r = JSON.parse(t.result) as { passages?: Array<{ cite?: string; title?: string; document_id?: string; chunk_index?: number }> };
+      const found = (r.passages ?? []).flatMap((p): Citation[] => {
+        const n = /^\[(\d+)\]$/.exec(p.cite ?? '');
+        return n && p.document_id ? [{ index: Number(n[1]), document_id: p.document_id, document_title: p.title ?? 'Document', chunk_index: p.chunk_index ?? 0 }] : [];
+      });
+      out = mergeCitations(out, found);
+    } catch { /* not JSON: no citations */ }
+  }
+  return out;
 }
 
 /**
@@ -49,7 +79,7 @@ export function fromStored(messages: MessageView[]): ChatItem[] {
     it.serverId = m.id;
     it.turnId = m.turn_id;
     it.receipt = m.receipt ?? null;
-    if (m.role === 'assistant') { it.tools = [...pendingTools, ...calls]; pendingTools = []; }
+    if (m.role === 'assistant') { it.tools = [...pendingTools, ...calls]; pendingTools = []; it.citations = citationsOf(it.tools); }
     out.push(it);
   }
   if (pendingTools.length) {

@@ -2,10 +2,11 @@
  * Pure reducer of one streamed turn: AG-UI events (spec "Chat": RUN_*, TEXT_MESSAGE_*, TOOL_CALL_*,
  * REASONING_*, CUSTOM carrying the legacy events) applied to the user message and the answer.
  * CUSTOM names follow the legacy stream (spec "Chat stream events"): session_created,
- * approval_required, blocked, retract, user_redaction, mcp_failures, done, error.
+ * approval_required, blocked, retract, user_redaction, mcp_failures, done, error, and `artifact`
+ * (a tool's side output; `{type: 'citations'}` from knowledge_search becomes the answer's sources).
  */
-import type { ApprovalView, ReceiptRef } from '../api/types';
-import { item, type ChatItem } from './model';
+import type { ApprovalView, Citation, ReceiptRef } from '../api/types';
+import { item, mergeCitations, type ChatItem } from './model';
 
 /** State of a turn in flight (or just finished). */
 export interface LiveTurn {
@@ -70,6 +71,12 @@ function custom(t: LiveTurn, name: string, value: Record<string, unknown>): Live
       const r = receiptOf(value.receipt);
       const next = { ...t, sessionId: s(value.session_id) || t.sessionId, turnId: t.turnId ?? r?.turn_id ?? null };
       return withAnswer(next, { receipt: r ?? t.answer.receipt, serverId: s(value.assistant_message_id) || t.answer.serverId, turnId: next.turnId });
+    }
+    case 'artifact': {
+      if (value.type !== 'citations' || !Array.isArray(value.citations)) return t;
+      const list = (value.citations as unknown[]).filter((c): c is Citation => !!c && typeof c === 'object'
+        && typeof (c as Citation).index === 'number' && typeof (c as Citation).document_id === 'string');
+      return withAnswer(t, { citations: mergeCitations(t.answer.citations, list) });
     }
     case 'error':
       return { ...withAnswer(t, { notices: [...t.answer.notices, { kind: 'error', text: s(value.message) || 'The turn failed.' }] }), error: { message: s(value.message), code: s(value.code) || null } };

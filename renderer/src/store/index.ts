@@ -1,6 +1,7 @@
 /**
  * The UI store: zustand slices combined into one store (zustand's slices pattern). It holds UI
- * state only (sign-in status, route, drafts, sidebar search, turns in flight, the open receipt);
+ * state only (sign-in status, route, drafts, sidebar search, turns in flight, the open receipt,
+ * knowledge uploads in flight);
  * server data lives in `api/cache.ts`. Actions are named for what happened (`draftChanged`).
  */
 import { create, type StateCreator } from 'zustand';
@@ -47,13 +48,37 @@ export interface ReceiptSlice {
   receiptClosed(): void;
 }
 
-export type AppState = AuthSlice & NavSlice & ChatSlice & ReceiptSlice;
+/** One knowledge upload in flight (or just finished): bytes sent, then server-side indexing. */
+export interface UploadItem {
+  id: string;
+  name: string;
+  phase: 'uploading' | 'processing' | 'indexing' | 'indexed' | 'failed';
+  /** Bytes sent and total while uploading (XHR upload progress). */
+  sent: number;
+  total: number;
+  documentId: string | null;
+  /** Chunks indexed and embedded so far (dense vectors follow the sparse index). */
+  chunks: number;
+  embedded: number;
+  visibility: string;
+  error: string | null;
+}
+
+/** Knowledge uploads. */
+export interface KnowledgeSlice {
+  uploads: UploadItem[];
+  uploadStarted(u: UploadItem): void;
+  uploadProgressed(id: string, patch: Partial<UploadItem>): void;
+  uploadDismissed(id: string): void;
+}
+
+export type AppState = AuthSlice & NavSlice & ChatSlice & ReceiptSlice & KnowledgeSlice;
 
 const createAuthSlice: StateCreator<AppState, [], [], AuthSlice> = (set) => ({
   authStatus: 'booting',
   signOutReason: null,
   signedIn: () => set({ authStatus: 'signedIn', signOutReason: null }),
-  signedOut: (reason) => set({ authStatus: 'signedOut', signOutReason: reason, live: {}, drafts: {}, openReceipt: null }),
+  signedOut: (reason) => set({ authStatus: 'signedOut', signOutReason: reason, live: {}, drafts: {}, openReceipt: null, uploads: [] }),
 });
 
 const createNavSlice: StateCreator<AppState, [], [], NavSlice> = (set, get) => ({
@@ -103,10 +128,18 @@ const createReceiptSlice: StateCreator<AppState, [], [], ReceiptSlice> = (set) =
   receiptClosed: () => set({ openReceipt: null }),
 });
 
+const createKnowledgeSlice: StateCreator<AppState, [], [], KnowledgeSlice> = (set) => ({
+  uploads: [],
+  uploadStarted: (u) => set((s) => ({ uploads: [u, ...s.uploads] })),
+  uploadProgressed: (id, patch) => set((s) => ({ uploads: s.uploads.map((u) => (u.id === id ? { ...u, ...patch } : u)) })),
+  uploadDismissed: (id) => set((s) => ({ uploads: s.uploads.filter((u) => u.id !== id) })),
+});
+
 /** The one store. */
 export const useApp = create<AppState>()((...a) => ({
   ...createAuthSlice(...a),
   ...createNavSlice(...a),
   ...createChatSlice(...a),
   ...createReceiptSlice(...a),
+  ...createKnowledgeSlice(...a),
 }));
