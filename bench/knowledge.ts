@@ -203,8 +203,8 @@ export async function main(): Promise<Figure[]> {
       { name: 'dense recall@10 vs exact, 100k chunks', value: large.recall, unit: '', target: '>= 0.95', pass: large.recall >= 0.95 },
       { name: 'dense exact float KNN p50, 100k chunks', value: large.exactP50, unit: 'ms' },
       { name: 'ingestion overhead per chunk (no model)', value: perChunk, unit: 'ms', target: '<= 1', pass: perChunk <= 1 },
-      { name: 'embedding pipeline throughput (test model)', value: tp.pipeline, unit: 'texts/s' },
-      { name: 'embedding pipeline overhead vs raw onnxruntime', value: (1 - tp.pipeline / tp.raw) * 100, unit: '%', target: '<= 30', pass: (1 - tp.pipeline / tp.raw) <= 0.3 },
+      { name: 'embedding pipeline throughput (lookup-only test model)', value: tp.pipeline, unit: 'texts/s' },
+      { name: 'embedding pipeline overhead vs raw onnxruntime, lookup-only test graph (not the issue figure: see the embedder bench on MiniLM shapes)', value: (1 - tp.pipeline / tp.raw) * 100, unit: '%' },
     ];
   } finally {
     rmSync(models, { recursive: true, force: true });
