@@ -173,6 +173,29 @@ test('background sealer seals stalled turns with watermark_timeout', async (t) =
   assert.equal(v.body.checked, 3);
 });
 
+test('an admin seals an open turn manually; a second seal is 409, an unknown turn 404, a user 403', async (t) => {
+  const { base } = await boot(t);
+  const id = newId();
+  await call(base, 'POST', '/v1/turns/events', SERVICE(), { events: [event(id, 'turn_started'), event(id, 'model_invoked')] });
+  assert.equal((await call(base, 'GET', `/v1/receipts/${id}`, ADMIN())).status, 404, 'pending before the seal');
+  const denied = await call(base, 'POST', `/v1/admin/audit/turns/${id}/seal`, USER(), {});
+  assert.equal(denied.status, 403, JSON.stringify(denied.body));
+  const r = await call(base, 'POST', `/v1/admin/audit/turns/${id}/seal`, ADMIN(), {});
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body, { turn_id: id, sealed: true, seal_reason: 'manual' });
+  const d = await call(base, 'GET', `/v1/receipts/${id}`, ADMIN());
+  assert.equal(d.status, 200);
+  assert.equal(d.body.envelope.payload.seal_reason, 'manual');
+  assert.equal(d.body.envelope.payload.event_count, 2);
+  const again = await call(base, 'POST', `/v1/admin/audit/turns/${id}/seal`, ADMIN(), {});
+  assert.equal(again.status, 409);
+  assert.equal(again.body.code, 'already_sealed');
+  const missing = await call(base, 'POST', `/v1/admin/audit/turns/${newId()}/seal`, ADMIN(), {});
+  assert.equal(missing.status, 404);
+  const v = await call(base, 'GET', `/v1/admin/audit/verify?tenant_id=${TENANT}`, ADMIN());
+  assert.equal(v.body.ok, true);
+});
+
 test('a row changed in the SQLite file makes verify answer ok:false naming the row', async (t) => {
   const { base, cfg } = await boot(t);
   for (let i = 0; i < 5; i++) await call(base, 'POST', '/v1/audit', SERVICE(), { action: 'a', detail: { i } });

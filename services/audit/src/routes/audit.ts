@@ -125,5 +125,21 @@ export function auditRoutes(ctx: AuditContext) {
       requireRole(req, 'admin');
       return verifyChain(ctx.store, ctx.keys, req.query.tenant_id, req.query.limit);
     });
+
+    /**
+     * `POST /v1/admin/audit/turns/:turn_id/seal` (admin): seal an open turn now with seal_reason
+     * `manual` (spec "Turn envelope"), e.g. a turn whose emitter died before its terminal event.
+     * 200 `{turn_id, sealed: true, seal_reason: "manual"}`; 404 `turn_not_found`; 409 `already_sealed`.
+     */
+    app.post<{ Params: { turn_id: string } }>('/v1/admin/audit/turns/:turn_id/seal', {
+      schema: { params: { type: 'object', required: ['turn_id'], properties: { turn_id: { type: 'string', minLength: 1, maxLength: 128 } } } },
+    }, async (req) => {
+      requireRole(req, 'admin');
+      const turn = ctx.store.getTurn(ctx.tenantId, req.params.turn_id);
+      if (!turn) throw new AppError(404, 'turn_not_found', `no turn ${req.params.turn_id}`);
+      const sealed = await ctx.turns.sealNow(ctx.tenantId, req.params.turn_id, 'manual');
+      if (!sealed) throw new AppError(409, 'already_sealed', `turn ${req.params.turn_id} is already sealed`);
+      return { turn_id: req.params.turn_id, sealed: true, seal_reason: 'manual' };
+    });
   };
 }
