@@ -4,7 +4,8 @@
  * scripted OpenAI-compatible provider (the one test double):
  *  1. Knowledge: empty state; upload a Markdown file, a DOCX and a PDF (made at test time) and
  *     watch them index; a broken PDF fails with its error shown; search finds the passage; a
- *     shared upload with an audience shows its visibility; a document opens with its text.
+ *     shared PDF upload with an audience shows its visibility; a document opens with its text and
+ *     its owner shares it from the drawer.
  *  2. Memory: a memory stored through the API is listed, edited, pinned and forgotten in the UI.
  *  3. Chat: the scripted model calls `knowledge_search`; the answer shows numbered source chips
  *     that open the cited document, also after a reload (from the stored tool result).
@@ -154,13 +155,10 @@ test('knowledge: upload Markdown, DOCX and PDF, watch them index, search, visibi
   await results.getByRole('link', { name: 'Quarterly report' }).first().waitFor();
   await shot(page, 'e2e-knowledge-search');
 
-  // Visibility: a PDF cannot be shared at upload (said plainly); a Markdown file shared with a new audience can.
+  // Visibility: a PDF shared with a new audience at upload (uploaded privately, then changed with PATCH).
   const form = page.getByRole('form', { name: 'Upload a document' });
   await form.getByLabel('Visibility').selectOption('shared');
-  await form.getByLabel('File').setInputFiles({ name: 'x.pdf', mimeType: 'application/pdf', buffer: makePdf(['x']) });
-  await form.getByRole('alert').filter({ hasText: 'upload as private only' }).waitFor();
-  assert.equal(await form.getByRole('button', { name: 'Upload' }).isDisabled(), true);
-  await form.getByLabel('File').setInputFiles({ name: 'policy.md', mimeType: 'text/markdown', buffer: Buffer.from('# Travel policy\n\nAnalysts book trains for trips under four hours.\n') });
+  await form.getByLabel('File').setInputFiles({ name: 'policy.pdf', mimeType: 'application/pdf', buffer: makePdf(['Travel policy', 'Analysts book trains for trips under four hours.']) });
   await form.getByLabel('Title').fill('Travel policy');
   await form.getByLabel('New audiences').fill('analysts');
   await form.getByRole('button', { name: 'Upload' }).click();
@@ -188,6 +186,17 @@ test('knowledge: upload Markdown, DOCX and PDF, watch them index, search, visibi
   await drawer.locator('pre.doc-text', { hasText: 'Holidays are booked through the travel desk.' }).waitFor();
   assert.match(await drawer.innerText(), /private/);
   await shot(page, 'e2e-knowledge-document');
+  // The owner shares it afterwards, tenant-wide (confirmed), from the drawer.
+  await drawer.getByRole('button', { name: 'Change visibility' }).click();
+  const vis = drawer.getByRole('form', { name: 'Visibility of Employee handbook' });
+  await vis.getByLabel('Visibility').selectOption('shared');
+  assert.equal(await vis.getByRole('button', { name: 'Save visibility' }).isDisabled(), true, 'tenant-wide needs the confirmation');
+  await vis.getByLabel('Everyone in the organisation').check();
+  await vis.getByRole('button', { name: 'Save visibility' }).click();
+  await vis.waitFor({ state: 'detached' });
+  await drawer.getByText('everyone').waitFor();
+  const handbook = (await api<{ items: Array<{ title: string; visibility_mode: string; audience_tags: string[] }> }>('GET', '/v1/knowledge/documents')).body.items.find((d) => d.title === 'Employee handbook');
+  assert.deepEqual([handbook?.visibility_mode, handbook?.audience_tags], ['shared', []]);
   await drawer.getByRole('button', { name: 'Close document' }).click();
   await page.waitForURL(/\/knowledge$/);
   assert.deepEqual(errors, []);

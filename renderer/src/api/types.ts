@@ -28,6 +28,7 @@ export const MODEL_ROLES = ['default', 'title', 'classifier', 'memory', 'profile
 
 export type {
   IngestResult, BatchIngestRequest, BatchIngestResult, JobView, SearchResult, DocumentView, Audience, KnowledgeStatus, VisibilityMode,
+  DocumentPatchRequest,
 } from '../../../services/knowledge/src/contracts.js';
 export type { MemoryRecord, MemoryType, StoreRequest as MemoryStoreRequest, UpdateRequest as MemoryUpdateRequest } from '../../../services/memory/src/contracts.js';
 import type { DocumentView as KnowledgeDocument, SearchResult as KnowledgeResult } from '../../../services/knowledge/src/contracts.js';

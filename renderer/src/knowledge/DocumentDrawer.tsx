@@ -1,13 +1,15 @@
 /**
  * One document as a side panel (`/knowledge/<id>`, also where chat citations lead): governance
- * fields, chunks (the cited one, `#chunk-<n>`, highlighted) and the extracted text.
+ * fields (owners and administrators change the visibility here), chunks (the cited one,
+ * `#chunk-<n>`, highlighted) and the extracted text.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '../api/cache';
 import { ApiError } from '../api/http';
 import type { DocumentContent, DocumentDetail, ProfileView } from '../api/types';
 import { useApp } from '../store';
 import { audienceOf, kindOf, size } from './labels';
+import { canManage, VisibilityEditor } from './visibility';
 
 export function DocumentDrawer({ documentId, chunk }: { documentId: string; chunk: number | null }) {
   const navigated = useApp((s) => s.navigated);
@@ -16,6 +18,7 @@ export function DocumentDrawer({ documentId, chunk }: { documentId: string; chun
   const content = useQuery<DocumentContent>(`${base}/content`);
   const me = useQuery<ProfileView>('/v1/user/me');
   const ref = useRef<HTMLDivElement>(null);
+  const [editing, setEditing] = useState(false);
   const close = (): void => navigated('/knowledge');
 
   useEffect(() => {
@@ -45,13 +48,18 @@ export function DocumentDrawer({ documentId, chunk }: { documentId: string; chun
           <>
             <dl className="facts">
               <dt>Status</dt><dd><span className={`status status-${d.status}`}>{d.status}</span>{d.last_error && <span className="error"> {d.last_error}</span>}</dd>
-              <dt>Visibility</dt><dd>{d.visibility_mode} <span className="muted">{audienceOf(d)}</span></dd>
+              <dt>Visibility</dt>
+              <dd>
+                {d.visibility_mode} <span className="muted">{audienceOf(d)}</span>
+                {canManage(me.data, d) && !editing && <> <button type="button" className="link small" onClick={() => setEditing(true)}>Change visibility</button></>}
+              </dd>
               <dt>Type</dt><dd>{kindOf(d)}{d.filename ? ` · ${d.filename}` : ''} · {size(d.bytes)}</dd>
               <dt>Passages</dt><dd>{d.chunks_indexed} indexed, {d.chunks_embedded} with vectors</dd>
               <dt>Owner</dt><dd>{d.owner_user_id === me.data?.id ? 'You' : <code>{d.owner_user_id}</code>}</dd>
               <dt>Added</dt><dd>{new Date(d.created_at).toLocaleString()}</dd>
               {d.archived_at && <><dt>Archived</dt><dd>{new Date(d.archived_at).toLocaleString()}</dd></>}
             </dl>
+            {editing && <VisibilityEditor doc={d} onDone={() => setEditing(false)} />}
             {d.chunks && d.chunks.length > 0 && (
               <details className="section" open={chunk !== null}>
                 <summary>Passages ({d.chunks.length})</summary>

@@ -1,13 +1,15 @@
 /**
  * The documents the user may read (`GET /v1/knowledge/documents`): status (refreshed while any is
- * indexing), visibility and audiences, and the owner's actions (reindex, archive/restore, delete).
+ * indexing), visibility and audiences, and the owner's actions (visibility, reindex, archive/restore,
+ * delete). The visibility editor opens under the row for owners and administrators.
  */
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api } from '../api/http';
-import type { DocumentView, Page } from '../api/types';
+import type { DocumentView, Page, ProfileView } from '../api/types';
 import { Link } from '../app/Link';
 import { audienceOf, kindOf } from './labels';
+import { canManage, VisibilityEditor } from './visibility';
 
 type Archived = 'exclude' | 'include' | 'only';
 
@@ -31,13 +33,15 @@ function StatusCell({ d }: { d: DocumentView }) {
   return <span className="status status-indexed">{d.archived_at ? 'Archived' : 'Indexed'}</span>;
 }
 
-function Row({ d, onError }: { d: DocumentView; onError: (m: string | null) => void }) {
+function Row({ d, manage, onError }: { d: DocumentView; manage: boolean; onError: (m: string | null) => void }) {
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
   const run = async (a: 'reindex' | 'archive' | 'restore' | 'delete'): Promise<void> => {
     onError(null);
     try { await act(d, a); } catch (e) { onError(`${d.title}: ${e instanceof Error ? e.message : String(e)}`); }
   };
   return (
+    <Fragment>
     <tr data-status={d.status}>
       <td><Link to={`/knowledge/${encodeURIComponent(d.document_id)}`}>{d.title}</Link></td>
       <td><span className="kind">{kindOf(d)}</span></td>
@@ -54,6 +58,7 @@ function Row({ d, onError }: { d: DocumentView; onError: (m: string | null) => v
           </>
         ) : (
           <>
+            {manage && <button type="button" className="link" onClick={() => setEditing((x) => !x)} aria-expanded={editing} aria-label={`Change visibility of ${d.title}`}>Visibility…</button>}
             <button type="button" className="link" onClick={() => { void run('reindex'); }} aria-label={`Reindex ${d.title}`}>Reindex</button>
             {d.archived_at
               ? <button type="button" className="link" onClick={() => { void run('restore'); }} aria-label={`Restore ${d.title}`}>Restore</button>
@@ -63,6 +68,10 @@ function Row({ d, onError }: { d: DocumentView; onError: (m: string | null) => v
         )}
       </div></td>
     </tr>
+    {editing && manage && (
+      <tr className="row-editor"><td colSpan={7}><VisibilityEditor doc={d} onDone={() => setEditing(false)} /></td></tr>
+    )}
+    </Fragment>
   );
 }
 
@@ -73,6 +82,7 @@ export function DocumentsTable() {
   const q = filter.trim();
   const key = `/v1/knowledge/documents?limit=200&archived=${archived}${q ? `&q=${encodeURIComponent(q)}` : ''}`;
   const docs = useQuery<Page<DocumentView>>(key);
+  const me = useQuery<ProfileView>('/v1/user/me');
   const items = docs.data?.items ?? [];
   const indexing = items.some((d) => d.status === 'indexing');
   const { refetch } = docs;
@@ -110,7 +120,7 @@ export function DocumentsTable() {
       {items.length > 0 && (
         <table className="table" aria-label="Documents">
           <thead><tr><th>Title</th><th>Type</th><th>Status</th><th>Visibility</th><th className="num">Passages</th><th>Updated</th><th><span className="sr-only">Actions</span></th></tr></thead>
-          <tbody>{items.map((d) => <Row key={d.document_id} d={d} onError={setErr} />)}</tbody>
+          <tbody>{items.map((d) => <Row key={d.document_id} d={d} manage={canManage(me.data, d)} onError={setErr} />)}</tbody>
         </table>
       )}
       {docs.data?.next_cursor && <p className="muted small">Showing the first {items.length}; narrow the filter to find others.</p>}

@@ -1,20 +1,16 @@
 /**
  * Upload a document: file, title, visibility (private / shared / restricted with audiences and
- * user grants), then the uploads in flight with a progress bar and the document's status.
+ * user grants; any file type, see upload.ts), then the uploads in flight with a progress bar and the
+ * document's status.
  */
 import { useState, type FormEvent } from 'react';
-import { useQuery } from '../api/cache';
 import { useApp, type UploadItem } from '../store';
-import type { Audience, Page, VisibilityMode } from '../api/types';
 import { Link } from '../app/Link';
-import { isTextLike, uploadFile } from './upload';
-import { VISIBILITY_HELP, size } from './labels';
+import { uploadFile } from './upload';
+import { size } from './labels';
+import { PRIVATE_DRAFT, resolveDraft, VisibilityFields, type VisibilityDraft } from './visibility';
 
 const ACCEPT = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,.csv,text/plain,text/markdown,text/csv,text/html,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-function splitList(s: string): string[] {
-  return [...new Set(s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean))];
-}
 
 const PHASE: Record<UploadItem['phase'], string> = {
   uploading: 'Uploading', processing: 'Extracting and indexing', indexing: 'Embedding', indexed: 'Indexed', failed: 'Failed',
@@ -51,31 +47,21 @@ function UploadRow({ u }: { u: UploadItem }) {
 
 export function UploadPanel() {
   const uploads = useApp((s) => s.uploads);
-  const audiences = useQuery<Page<Audience>>('/v1/knowledge/admin/audiences');
   const [file, setFile] = useState<File | null>(null);
   const [title, setTitle] = useState('');
-  const [visibility, setVisibility] = useState<VisibilityMode>('private');
-  const [tags, setTags] = useState<string[]>([]);
-  const [newTags, setNewTags] = useState('');
-  const [grants, setGrants] = useState('');
-  const [confirm, setConfirm] = useState(false);
+  const [draft, setDraft] = useState<VisibilityDraft>(PRIVATE_DRAFT);
   const [inputKey, setInputKey] = useState(0);
-
-  const allTags = [...tags, ...splitList(newTags)];
-  const binaryShared = visibility !== 'private' && file !== null && !isTextLike(file);
-  const needsConfirm = visibility === 'shared' && allTags.length === 0;
-  const restrictedEmpty = visibility === 'restricted' && allTags.length === 0 && splitList(grants).length === 0;
-  const blocked = !file || binaryShared || (needsConfirm && !confirm) || restrictedEmpty;
+  const r = resolveDraft(draft);
+  const blocked = !file || r.blocked;
 
   const submit = (e: FormEvent): void => {
     e.preventDefault();
     if (!file || blocked) return;
-    void uploadFile(file, { title, visibility, audienceTags: visibility === 'private' ? [] : allTags, userGrants: splitList(grants), confirmTenantWide: needsConfirm && confirm });
+    void uploadFile(file, { title, visibility: draft.visibility, audienceTags: r.audienceTags, userGrants: r.userGrants, confirmTenantWide: r.needsConfirm && draft.confirm });
     // The new audiences exist once the upload lands: keep them ticked for the next file.
     setFile(null); setTitle(''); setInputKey((k) => k + 1);
-    if (visibility !== 'private') { setTags(allTags); setNewTags(''); }
+    if (draft.visibility !== 'private') setDraft({ ...draft, tags: r.audienceTags, newTags: '' });
   };
-  const toggleTag = (t: string): void => setTags((cur) => (cur.includes(t) ? cur.filter((x) => x !== t) : [...cur, t]));
 
   return (
     <section className="card" aria-labelledby="k-upload-h">
@@ -85,41 +71,7 @@ export function UploadPanel() {
         <input key={inputKey} id="k-file" type="file" accept={ACCEPT} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         <label htmlFor="k-title">Title</label>
         <input id="k-title" value={title} placeholder={file ? file.name.replace(/\.[A-Za-z0-9]+$/, '') : 'From the file'} onChange={(e) => setTitle(e.target.value)} />
-        <label htmlFor="k-vis">Visibility</label>
-        <select id="k-vis" value={visibility} onChange={(e) => setVisibility(e.target.value as VisibilityMode)}>
-          <option value="private">Private</option>
-          <option value="shared">Shared</option>
-          <option value="restricted">Restricted</option>
-        </select>
-        <p className="muted small">{VISIBILITY_HELP[visibility]}</p>
-        {visibility !== 'private' && (
-          <>
-            <span className="label-like" id="k-aud-l">Audiences</span>
-            <div className="tag-picks" role="group" aria-labelledby="k-aud-l">
-              {(audiences.data?.items ?? []).map((a) => (
-                <label key={a.tag} className="check"><input type="checkbox" checked={tags.includes(a.tag)} onChange={() => toggleTag(a.tag)} />{a.tag}<span className="muted small">· {a.member_count} member{a.member_count === 1 ? '' : 's'}</span></label>
-              ))}
-              {audiences.data && audiences.data.items.length === 0 && <span className="muted small">No audiences yet.</span>}
-              {audiences.error && <span className="error small">Audiences could not be loaded: {audiences.error.message}</span>}
-            </div>
-            <label htmlFor="k-newtags">New audiences</label>
-            <input id="k-newtags" value={newTags} placeholder="e.g. finance, legal" onChange={(e) => setNewTags(e.target.value)} />
-          </>
-        )}
-        {visibility === 'restricted' && (
-          <>
-            <label htmlFor="k-grants">User grants</label>
-            <input id="k-grants" value={grants} placeholder="user ids, comma separated" onChange={(e) => setGrants(e.target.value)} />
-          </>
-        )}
-        {needsConfirm && (
-          <>
-            <label htmlFor="k-confirm">Everyone in the organisation</label>
-            <label className="check"><input id="k-confirm" type="checkbox" checked={confirm} onChange={(e) => setConfirm(e.target.checked)} />I confirm every user of the tenant may read it</label>
-          </>
-        )}
-        {binaryShared && <p className="notice warn" role="alert">PDF, Word and HTML files upload as private only (the browser cannot send their text to the shared route). Upload a Markdown or text version to share it.</p>}
-        {restrictedEmpty && <p className="muted small">Restricted: pick at least one audience or user.</p>}
+        <VisibilityFields id="k" value={draft} onChange={setDraft} />
         <div /><button type="submit" className="primary" disabled={blocked}>Upload</button>
       </form>
       {uploads.length > 0 && <ul className="uploads" aria-label="Uploads">{uploads.map((u) => <UploadRow key={u.id} u={u} />)}</ul>}

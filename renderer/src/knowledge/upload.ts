@@ -1,19 +1,19 @@
 /**
- * Knowledge uploads with progress (spec "Knowledge": `POST /v1/knowledge/ingest`, `/ingest/batch`,
- * `GET /v1/knowledge/jobs/:id`, `GET /v1/knowledge/documents/:id`).
+ * Knowledge uploads with progress (spec "Knowledge": `POST /v1/knowledge/ingest`,
+ * `PATCH /v1/knowledge/documents/:id`, `GET /v1/knowledge/documents/:id`).
  *
  * The request body goes through XMLHttpRequest because fetch reports no upload progress. The file
- * route makes `private` items only, so another visibility sends the file's text through the batch
- * route (which takes visibility, audiences and grants); that works for text-like files only, since
- * the browser cannot extract PDF or DOCX text. After the answer, the document (or the batch job) is
- * polled until its vectors are in (`indexing` -> `indexed` or `failed`).
+ * route makes `private` items only (spec), so every file, PDF and Word included, is uploaded
+ * privately and another visibility is then set with PATCH (the service parses the file either way).
+ * Should that change fail, the document stays private (the safe side) and the upload says so. After
+ * the answer, the document is polled until its vectors are in (`indexing` -> `indexed` or `failed`).
  */
 import { errorOf, ApiError } from '../api/http';
 import { tokens } from '../api/tokens';
 import { invalidate } from '../api/cache';
 import { api } from '../api/http';
 import { useApp, type UploadItem } from '../store';
-import type { BatchIngestRequest, BatchIngestResult, DocumentView, IngestResult, JobView, VisibilityMode } from '../api/types';
+import type { DocumentPatchRequest, DocumentView, IngestResult, VisibilityMode } from '../api/types';
 
 /** Visibility choices of an upload (spec visibility table). */
 export interface UploadOptions {
@@ -23,13 +23,6 @@ export interface UploadOptions {
   userGrants: string[];
   /** A shared item without audiences reaches every user of the tenant; the server wants it confirmed. */
   confirmTenantWide: boolean;
-}
-
-const TEXT_EXT = /\.(md|markdown|txt|text|csv)$/i;
-
-/** True when the browser can send the file's text through the batch route (non-private uploads). */
-export function isTextLike(file: File): boolean {
-  return TEXT_EXT.test(file.name) || file.type === 'text/plain' || file.type === 'text/markdown' || file.type === 'text/csv';
 }
 
 /** Plain words for an ingestion error code. */
@@ -95,20 +88,6 @@ async function watchDocument(uploadId: string, documentId: string): Promise<void
   }
 }
 
-/** Poll a batch job, then its document. */
-async function watchJob(uploadId: string, jobId: string, documentId: string): Promise<void> {
-  const progressed = useApp.getState().uploadProgressed;
-  for (let i = 0, wait = 400; i < 600; i++, wait = Math.min(2000, wait * 1.3)) {
-    let j: JobView;
-    try { j = await api<JobView>(`/v1/knowledge/jobs/${encodeURIComponent(jobId)}`); } catch { break; }
-    progressed(uploadId, { embedded: j.chunks_embedded ?? j.done, chunks: j.chunks_total ?? j.total });
-    if (j.status === 'failed') { progressed(uploadId, { phase: 'failed', error: j.error ?? 'Indexing failed.' }); return; }
-    if (j.status === 'done') break;
-    await sleep(wait);
-  }
-  await watchDocument(uploadId, documentId);
-}
-
 let seq = 0;
 
 /** Upload `file` with `opts`; progress goes to the store's `uploads`. Never throws (errors land on the upload). */
@@ -122,30 +101,27 @@ export async function uploadFile(file: File, opts: UploadOptions): Promise<void>
   const progressed = store.uploadProgressed;
   const onProgress = (sent: number, total: number): void => progressed(id, { sent, total, ...(sent >= total ? { phase: 'processing' } : {}) });
   try {
-    if (opts.visibility === 'private') {
-      const form = new FormData();
-      form.append('title', opts.title.trim());
-      form.append('file', file, file.name);
-      const r = await xhrJson<IngestResult>('/v1/knowledge/ingest', form, onProgress);
-      progressed(id, { phase: r.status, documentId: r.document_id, chunks: r.chunks_indexed, sent: file.size, name: r.title });
-      invalidate('/v1/knowledge/');
-      if (r.status === 'indexing') await watchDocument(id, r.document_id);
-      return;
+    const form = new FormData();
+    form.append('title', opts.title.trim());
+    form.append('file', file, file.name);
+    const r = await xhrJson<IngestResult>('/v1/knowledge/ingest', form, onProgress);
+    progressed(id, { phase: r.status, documentId: r.document_id, chunks: r.chunks_indexed, sent: file.size, name: r.title, visibility: 'private' });
+    if (opts.visibility !== 'private') {
+      const body: DocumentPatchRequest = {
+        visibility_mode: opts.visibility,
+        audience_tags: opts.audienceTags,
+        ...(opts.visibility === 'restricted' ? { user_grants: opts.userGrants } : {}),
+        ...(opts.confirmTenantWide ? { confirm_tenant_wide: true } : {}),
+      };
+      try {
+        await api(`/v1/knowledge/documents/${encodeURIComponent(r.document_id)}`, { method: 'PATCH', json: body });
+      } catch (err) {
+        throw Object.assign(new Error(`Uploaded as private; the visibility could not be set (${uploadMessage(err)}). Change it from the documents list.`), { documentId: r.document_id });
+      }
+      progressed(id, { visibility: opts.visibility });
     }
-    if (!isTextLike(file)) throw new Error('Only Markdown, text and CSV files can be shared at upload; upload PDF and Word files as private.');
-    const body: BatchIngestRequest = {
-      visibility_mode: opts.visibility,
-      audience_tags: opts.audienceTags,
-      ...(opts.visibility === 'restricted' ? { user_grants: opts.userGrants } : {}),
-      ...(opts.confirmTenantWide ? { confirm_tenant_wide: true } : {}),
-      records: [{ title: opts.title.trim() || file.name.replace(/\.[A-Za-z0-9]+$/, ''), content: await file.text(), metadata: { filename: file.name } }],
-    };
-    const r = await xhrJson<BatchIngestResult>('/v1/knowledge/ingest/batch', JSON.stringify(body), onProgress);
-    const doc = r.documents[0];
-    if (!doc) throw new Error(r.failed[0]?.error ?? 'The file held no text to index.');
-    progressed(id, { phase: r.dense === 'pending' ? 'indexing' : 'indexed', documentId: doc.document_id, chunks: doc.chunks_indexed, name: doc.title });
     invalidate('/v1/knowledge/');
-    if (r.dense === 'pending') await watchJob(id, r.job_id, doc.document_id);
+    if (r.status === 'indexing') await watchDocument(id, r.document_id);
   } catch (err) {
     const docId = (err as { documentId?: string | null }).documentId ?? null;
     progressed(id, { phase: 'failed', error: uploadMessage(err), ...(docId ? { documentId: docId } : {}) });

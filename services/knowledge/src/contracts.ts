@@ -16,6 +16,8 @@
  * - `POST /v1/knowledge/documents/:id/reindex` -> 202 `{document_id, status, job_id}` (owner or admin)
  * - `DELETE /v1/knowledge/documents/:id` -> 200 `{document_id, deleted: true}` (owner or admin)
  * - `POST /v1/knowledge/documents/:id/archive` / `/restore` -> 200 `DocumentView` (owner or admin)
+ * - `PATCH /v1/knowledge/documents/:id` `DocumentPatchRequest` (owner or admin) -> 200 document detail; 404 when not
+ *   visible, 403 `not_owner` when visible only, 403 `owner_forbidden`, 400 `confirm_tenant_wide_required` / `invalid_request`
  * - `POST /v1/knowledge/wiki` `WikiWriteRequest` -> 201 created / 200 updated `WikiPage`; 409 `wiki_topic_conflict`
  * - `GET /v1/knowledge/wiki/:topic` -> 200 `WikiPage`; `GET /v1/knowledge/wiki` -> 200 `{items: WikiPageSummary[]}`;
  *   `DELETE /v1/knowledge/wiki/:topic` -> 200 `{topic, deleted: true}`
@@ -77,6 +79,23 @@ export interface BatchIngestRequest {
   confirm_tenant_wide?: boolean;
   tags?: string[];
   records: Array<{ title: string; content: string; metadata?: Record<string, unknown> }>;
+}
+
+/**
+ * Body of `PATCH /v1/knowledge/documents/:id`: change visibility, owner or title after upload, with
+ * the batch route's rules. When `visibility_mode` is given, the visibility set is replaced
+ * (`audience_tags` / `user_grants` absent from the body become empty); without it, absent lists keep
+ * their current values. A result that is tenant-wide `shared` needs `confirm_tenant_wide: true`
+ * unless the document already was tenant-wide.
+ */
+export interface DocumentPatchRequest {
+  tenant_id?: string;
+  visibility_mode?: VisibilityMode;
+  audience_tags?: string[];
+  user_grants?: string[];
+  owner_user_id?: string;
+  confirm_tenant_wide?: boolean;
+  title?: string;
 }
 
 /** 201 body of the batch route. Sparse search covers the documents at once; vectors follow (job). */

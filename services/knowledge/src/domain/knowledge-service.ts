@@ -13,7 +13,7 @@ import type { Embedder } from '../../../embedder/src/contracts.js';
 import { analyze, ftsOrQuery, queryTerms } from '../../../embedder/src/text/analyzer.js';
 import { dot, fromBlob, toBlob } from '../../../embedder/src/vector.js';
 import type {
-  BatchIngestRequest, BatchIngestResult, DocumentView, IngestResult, JobView, KnowledgeSettings, KnowledgeStatus, SearchResult,
+  BatchIngestRequest, BatchIngestResult, DocumentPatchRequest, DocumentView, IngestResult, JobView, KnowledgeSettings, KnowledgeStatus, SearchResult,
   VisibilityMode, WikiPage, WikiWriteRequest, Audience,
 } from '../contracts.js';
 import type { DocumentRow, KnowledgeStore, Viewer, WikiRow } from '../store/knowledge-store.js';
@@ -236,7 +236,7 @@ export class KnowledgeService {
     return this.indexText(id, title.trim() || 'Untitled', content);
   }
 
-  /** Resolve and check the governance fields of a batch or wiki write. */
+  /** Resolve and check the governance fields of a batch, wiki write or document change. */
   private governance(p: Principal, body: { visibility_mode?: VisibilityMode; audience_tags?: unknown; user_grants?: unknown; owner_user_id?: string; confirm_tenant_wide?: boolean }): {
     visibility: VisibilityMode; audiences: string[]; grants: string[]; owner: string;
   } {
@@ -244,7 +244,7 @@ export class KnowledgeService {
     const audiences = cleanTags(body.audience_tags, 'audience_tags');
     const grants = cleanUsers(body.user_grants, 'user_grants');
     const owner = body.owner_user_id ?? p.id;
-    if (owner !== p.id && !isAdmin(p)) throw new AppError(403, 'owner_forbidden', 'only admins may ingest items owned by another user');
+    if (owner !== p.id && !isAdmin(p)) throw new AppError(403, 'owner_forbidden', 'only admins may make another user the owner of an item');
     if (visibility === 'shared' && audiences.length === 0 && body.confirm_tenant_wide !== true) {
       throw new AppError(400, 'confirm_tenant_wide_required', 'a shared item without audience_tags is visible to every user of the tenant; set confirm_tenant_wide: true to confirm');
     }
@@ -317,6 +317,46 @@ export class KnowledgeService {
   deleteDocument(p: Principal, id: string): void {
     this.managedDocument(p, id);
     this.d.store.deleteDocument(id);
+  }
+
+  /**
+   * Change visibility, audiences, grants, owner or title of a document (owner or admin; batch rules).
+   * With `visibility_mode` in the body the visibility set is replaced (absent lists become empty);
+   * without it, absent lists keep their values. A tenant-wide `shared` result needs
+   * `confirm_tenant_wide` unless the document already was tenant-wide. Applies in one transaction.
+   */
+  updateDocument(p: Principal, id: string, body: DocumentPatchRequest): ReturnType<KnowledgeService['documentDetail']> {
+    const d = this.managedDocument(p, id);
+    const fields = ['visibility_mode', 'audience_tags', 'user_grants', 'owner_user_id', 'title'] as const;
+    if (!fields.some((f) => body[f] !== undefined)) throw invalidRequest(`nothing to change: send one of ${fields.join(', ')}`, 'body');
+    const replace = body.visibility_mode !== undefined;
+    const wasTenantWide = d.visibility_mode === 'shared' && d.audience_tags.length === 0;
+    const g = this.governance(p, {
+      visibility_mode: body.visibility_mode ?? d.visibility_mode,
+      audience_tags: body.audience_tags ?? (replace ? [] : d.audience_tags),
+      user_grants: body.user_grants ?? (replace ? [] : d.user_grants),
+      owner_user_id: body.owner_user_id ?? d.owner_user_id,
+      confirm_tenant_wide: body.confirm_tenant_wide ?? wasTenantWide,
+    });
+    let title = d.title;
+    let fts: Array<{ chunkId: number; titleTerms: string; bodyTerms: string }> | null = null;
+    if (body.title !== undefined) {
+      title = body.title.trim().slice(0, 500);
+      if (!title) throw invalidRequest('title is empty', 'title');
+      if (title !== d.title) {
+        const titleTerms = analyze(title).join(' ');
+        fts = this.d.store.chunksOf(id).map((c) => ({ chunkId: c.id, titleTerms, bodyTerms: analyze(c.heading ? `${c.heading}\n${c.content}` : c.content).join(' ') }));
+      }
+    }
+    const now = nowIso();
+    const dense = this.denseWanted();
+    this.d.store.tx(() => {
+      this.d.store.ensureAudiences(this.d.tenantId, g.audiences, now);
+      this.d.store.updateGovernance(id, { visibility: g.visibility, owner: g.owner, audiences: g.audiences, grants: g.grants, title, fts, dense }, now);
+    });
+    if (fts && dense) this.kick();
+    // Still readable by the caller: a non-admin stays the owner, admins read everything.
+    return this.documentDetail(p, id);
   }
 
   setArchived(p: Principal, id: string, archived: boolean): DocumentView {

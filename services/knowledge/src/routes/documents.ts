@@ -1,10 +1,26 @@
-/** Document routes (spec "Knowledge"): list, detail, content, reindex, delete, archive, restore. */
+/** Document routes (spec "Knowledge"): list, detail, content, change (visibility, owner, title), reindex, delete, archive, restore. */
 import type { FastifyInstance } from 'fastify';
 import { requirePrincipal } from '../../../shared/http/server.js';
 import { notFound } from '../../../shared/http/errors.js';
+import type { DocumentPatchRequest } from '../contracts.js';
 import { DOC_PARAM, type KnowledgeContext } from './context.js';
 
 type DocParams = { Params: { document_id: string } };
+
+/** Body of PATCH: the batch route's governance fields plus the title; unknown fields are refused. */
+const PATCH_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tenant_id: { type: 'string', maxLength: 256 },
+    visibility_mode: { type: 'string', enum: ['private', 'shared', 'restricted'] },
+    audience_tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 64 } },
+    user_grants: { type: 'array', maxItems: 10_000, items: { type: 'string', maxLength: 256 } },
+    owner_user_id: { type: 'string', minLength: 1, maxLength: 256 },
+    confirm_tenant_wide: { type: 'boolean' },
+    title: { type: 'string', minLength: 1, maxLength: 500 },
+  },
+} as const;
 
 /** Register the document routes. */
 export function documentRoutes(ctx: KnowledgeContext) {
@@ -42,6 +58,9 @@ export function documentRoutes(ctx: KnowledgeContext) {
       }
       return ctx.svc.documentContent(p, req.params.document_id);
     });
+
+    app.patch<DocParams & { Body: DocumentPatchRequest }>('/v1/knowledge/documents/:document_id', { schema: { params: DOC_PARAM, body: PATCH_SCHEMA } },
+      async (req) => ctx.svc.updateDocument(requirePrincipal(req), req.params.document_id, req.body));
 
     app.post<DocParams>('/v1/knowledge/documents/:document_id/reindex', { schema: { params: DOC_PARAM } }, async (req, reply) => {
       const r = await ctx.svc.reindex(requirePrincipal(req), req.params.document_id);

@@ -134,6 +134,11 @@ export class KnowledgeStore {
       setContent: p('UPDATE documents SET content = ?, updated_at = ? WHERE id = ?'),
       setFailed: p(`UPDATE documents SET status = 'failed', last_error = ?, updated_at = ? WHERE id = ?`),
       setArchived: p('UPDATE documents SET archived_at = ?, updated_at = ? WHERE id = ?'),
+      setGovernance: p('UPDATE documents SET visibility_mode = @visibility, owner_user_id = @owner, title = @title, updated_at = @now WHERE id = @id'),
+      clearAudiences: p('DELETE FROM document_audiences WHERE document_id = ?'),
+      clearGrants: p('DELETE FROM document_grants WHERE document_id = ?'),
+      resetChunksEmbedded: p('UPDATE chunks SET embedded = 0 WHERE document_id = ?'),
+      reembedDoc: p(`UPDATE documents SET chunks_embedded = 0, status = CASE WHEN @dense = 1 AND status = 'indexed' AND chunks_indexed > 0 THEN 'indexing' ELSE status END WHERE id = @id`),
       getDoc: p(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id = @id AND d.tenant_id = @tenant`),
       getVisibleDoc: p(`SELECT ${DOC_COLUMNS} FROM documents d WHERE d.id = @id AND d.tenant_id = @tenant AND ${VISIBLE}`),
       contentOf: p('SELECT content FROM documents WHERE id = ?'),
@@ -246,6 +251,8 @@ export class KnowledgeStore {
         // Only chunks that still exist and lack a vector: a chunk deleted or embedded meanwhile is skipped.
         if (this.s.markEmbedded!.run(it.chunkId).changes === 0) continue;
         this.s.insertVector!.run(it.chunkId, it.vec);
+        // vec0 refuses INSERT OR REPLACE over an existing rowid (a retitled chunk keeps its old bits until now).
+        this.vecStmts!.del.run(BigInt(it.chunkId));
         this.vecStmts!.insert.run(BigInt(it.chunkId), it.vec);
         perDoc.set(it.documentId, (perDoc.get(it.documentId) ?? 0) + 1);
       }
@@ -318,6 +325,35 @@ export class KnowledgeStore {
   setTitle(id: string, title: string): void { this.db.prepare('UPDATE documents SET title = ? WHERE id = ?').run(title, id); }
   setFailed(id: string, error: string, now: string): void { this.s.setFailed!.run(error, now, id); }
   setArchived(id: string, at: string | null, now: string): void { this.s.setArchived!.run(at, now, id); }
+
+  /**
+   * Change a document's governance fields (and title) in one transaction. Visibility lives on the
+   * document row and its `document_audiences` / `document_grants` rows only (chunks carry none; every
+   * read path joins them through `VISIBLE`), so the change applies to search, list, detail and
+   * content at once. A new title also rewrites the chunks' FTS title terms (`fts` holds each chunk's
+   * analysed title and body) and marks the chunks for re-embedding (the embedding text starts with
+   * the title); the old vectors keep serving until the new ones replace them.
+   */
+  updateGovernance(id: string, g: {
+    visibility: DocumentRow['visibility_mode']; owner: string; audiences: string[]; grants: string[]; title: string;
+    fts: Array<{ chunkId: number; titleTerms: string; bodyTerms: string }> | null; dense: boolean;
+  }, now: string): void {
+    this.tx(() => {
+      this.s.setGovernance!.run({ id, visibility: g.visibility, owner: g.owner, title: g.title, now });
+      this.s.clearAudiences!.run(id);
+      this.s.clearGrants!.run(id);
+      for (const t of g.audiences) this.s.insertAudience!.run(id, t);
+      for (const u of g.grants) this.s.insertGrant!.run(id, u);
+      if (g.fts) {
+        for (const c of g.fts) {
+          this.s.deleteFts!.run(c.chunkId);
+          this.s.insertFts!.run(c.chunkId, c.titleTerms, c.bodyTerms);
+        }
+        this.s.resetChunksEmbedded!.run(id);
+        this.s.reembedDoc!.run({ id, dense: g.dense ? 1 : 0 });
+      }
+    });
+  }
 
   getDocument(tenant: string, id: string): DocumentRow | null {
     const r = this.s.getDoc!.get({ id, tenant }) as RawDoc | undefined;
