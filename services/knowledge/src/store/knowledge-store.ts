@@ -16,33 +16,6 @@ export interface Viewer {
   audiences: string[];
 }
 
-/** A document row (JSON columns parsed). */
-export interface DocumentRow {
-  id: string;
-  tenant_id: string;
-  title: string;
-  source_type: 'file' | 'text' | 'batch';
-  filename: string | null;
-  mime_type: string | null;
-  bytes: number | null;
-  object_sha256: string | null;
-  owner_user_id: string;
-  creator_user_id: string;
-  visibility_mode: 'private' | 'shared' | 'restricted';
-  tags: string[];
-  metadata: Record<string, unknown>;
-  status: 'indexing' | 'indexed' | 'failed';
-  chunks_indexed: number;
-  chunks_embedded: number;
-  last_error: string | null;
-  archived_at: string | null;
-  batch_id: string | null;
-  created_at: string;
-  updated_at: string;
-  audience_tags: string[];
-  user_grants: string[];
-}
-
 /** A new document. */
 export interface NewDocument {
   id: string;
@@ -62,6 +35,17 @@ export interface NewDocument {
   user_grants: string[];
   batch_id: string | null;
   now: string;
+}
+
+/** A document row (JSON columns parsed): the new-document fields plus indexing state. */
+export interface DocumentRow extends Omit<NewDocument, 'now'> {
+  status: 'indexing' | 'indexed' | 'failed';
+  chunks_indexed: number;
+  chunks_embedded: number;
+  last_error: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A chunk to index. */
