@@ -7,7 +7,7 @@ const noElectron = { name: 'electron', message: 'services/** never imports elect
 const noSqlite = { name: 'better-sqlite3', message: 'only a service\'s store/ imports better-sqlite3 (DESIGN.md layout)' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'renderer/dist/**', 'test-results/**'] },
+  { ignores: ['dist/**', '.build/**', 'node_modules/**', 'renderer/dist/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

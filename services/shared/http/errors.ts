@@ -31,6 +31,8 @@ export interface ErrorBody {
   code: string;
   /** JSON pointer-ish path of the offending field for `invalid_request`, when known. */
   field?: string;
+  /** Extra fields some errors carry (e.g. a document id). */
+  [extra: string]: unknown;
 }
 
 /**
