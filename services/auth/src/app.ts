@@ -1,18 +1,19 @@
 /**
- * The auth service app (not listening): opens the store, loads or creates the signing key, runs the
- * first-start rules, and registers the routes on the shared server (`buildServer`).
+ * The auth service, as the kit builds it (DESIGN.md "Inside a service"): opens the store, loads or
+ * creates the signing key, runs the first-start rules, registers the routes, and prunes expired
+ * refresh tokens and old login failures in the background.
+ *
+ * This is the model room: every service is a `defineService` whose `setup` only wires stores,
+ * domain services and route plugins.
  */
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import type { AuthConfig } from '../../shared/config.js';
-import { buildServer } from '../../shared/http/server.js';
-import { HANDOFF_FILE, SIGNING_KEY_FILE } from './contracts.js';
+import { defineService } from '../../shared/kit/service.js';
+import { AUTH_ERRORS, HANDOFF_FILE, SIGNING_KEY_FILE, type AuthRuntime } from './contracts.js';
 import { firstStart } from './domain/bootstrap.js';
 import { HandoffService } from './domain/handoff.js';
 import { LoginService } from './domain/login.js';
 import { PasswordHasher } from './domain/passwords.js';
-import type { Clock } from './domain/ports.js';
 import { TokenService } from './domain/tokens.js';
 import { UserService } from './domain/users.js';
 import { publicRoutes } from './routes/public.js';
@@ -22,33 +23,18 @@ import { AuthStore } from './store/auth-store.js';
 import { FsHandoffFile } from './store/handoff-file.js';
 import { loadOrCreateSigningKey } from './store/signing-key-file.js';
 
-/** Options of `buildAuthApp`. */
-export interface BuildAuthAppOptions {
-  cfg: AuthConfig;
-  logger: Logger;
-  /** Test seam: current time, Unix ms. */
-  clock?: Clock;
-}
-
-/** The built app and what `close()` must release (call after the server has closed). */
-export interface AuthApp {
-  app: FastifyInstance;
-  close(): void;
-}
-
 /** How often expired refresh tokens and old login failures are deleted, ms. */
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
-/**
- * Build the auth service app.
- * @throws Error when the store cannot be opened or the signing key file is unusable.
- */
-export async function buildAuthApp(opts: BuildAuthAppOptions): Promise<AuthApp> {
-  const { cfg, logger } = opts;
-  const clock = opts.clock ?? Date.now;
-  const store = AuthStore.open(cfg);
-  let timer: NodeJS.Timeout | undefined;
-  try {
+/** The auth service (port 8012): local accounts and the embedded issuer `{public_url}/auth`. */
+export const authService = defineService<AuthConfig, AuthRuntime>({
+  name: 'auth',
+  errors: AUTH_ERRORS,
+  bodyLimit: 64 * 1024,
+  async setup({ cfg, runtime, logger, app, onClose, background }) {
+    const clock = runtime.clock ?? Date.now;
+    const store = AuthStore.open(cfg);
+    onClose(() => store.close());
     const key = await loadOrCreateSigningKey(join(cfg.dataDir, SIGNING_KEY_FILE));
     const hasher = new PasswordHasher(cfg.scryptN);
     const { users, refresh, failures, handoffs, tx } = store;
@@ -73,27 +59,16 @@ export async function buildAuthApp(opts: BuildAuthAppOptions): Promise<AuthApp> 
       failures.prune(now - cfg.loginThrottleWindowSeconds * 1000);
     };
     prune();
-    timer = setInterval(() => {
-      try { prune(); } catch (err) { logger.warn({ err: (err as Error).message }, 'auth store prune failed'); }
-    }, PRUNE_INTERVAL_MS);
-    timer.unref();
-
-    const { app } = buildServer({
-      name: 'auth', logger, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys, bodyLimit: 64 * 1024,
+    background('prune', () => {
+      const timer = setInterval(() => {
+        try { prune(); } catch (err) { logger.warn({ err: (err as Error).message }, 'auth store prune failed'); }
+      }, PRUNE_INTERVAL_MS);
+      timer.unref();
+      return () => clearInterval(timer);
     });
+
     await app.register(publicRoutes, { cfg, key, handoff });
     await app.register(sessionRoutes, { login, tokens, handoff });
     await app.register(userRoutes, { users: userService, issuer: cfg.issuer });
-    return {
-      app,
-      close: () => {
-        clearInterval(timer);
-        store.close();
-      },
-    };
-  } catch (err) {
-    clearInterval(timer);
-    store.close();
-    throw err;
-  }
-}
+  },
+});

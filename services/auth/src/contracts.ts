@@ -4,11 +4,14 @@
  * Spec: "Public auth surface", "Authentication", "Principal", "Errors"; DESIGN.md "Identity",
  * "Request bodies the spec leaves open", "Errors". Other services and the renderer import only this file.
  */
+import { Type, type Static } from 'typebox';
 import type { AuthMethod } from '../../shared/identity/principal.js';
+import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
 
 /**
- * Stable error codes of the auth service, in addition to the shared ones (`invalid_request`,
- * `not_found`, `admin_required`, `principal_missing`, ...). Every error body is `{error, code}`.
+ * Error codes of the auth service and their HTTP statuses, in addition to the shared ones
+ * (`invalid_request`, `not_found`, `admin_required`, `principal_missing`, ...). Every error body is
+ * `{error, code}`.
  *
  * | code | status | when |
  * |---|---|---|
@@ -22,27 +25,80 @@ import type { AuthMethod } from '../../shared/identity/principal.js';
  * | `user_exists` | 409 | an account with that email exists |
  * | `cannot_demote_self` | 409 | an admin tried to disable themself or drop their own admin role |
  */
-export type AuthErrorCode =
-  | 'invalid_credentials'
-  | 'password_login_disabled'
-  | 'login_throttled'
-  | 'account_disabled'
-  | 'refresh_token_invalid'
-  | 'refresh_token_reused'
-  | 'handoff_invalid'
-  | 'user_exists'
-  | 'cannot_demote_self';
+export const AUTH_ERRORS = {
+  invalid_credentials: 401,
+  password_login_disabled: 403,
+  login_throttled: 429,
+  account_disabled: 403,
+  refresh_token_invalid: 401,
+  refresh_token_reused: 401,
+  handoff_invalid: 401,
+  user_exists: 409,
+  cannot_demote_self: 409,
+} as const satisfies ErrorTable;
+
+/** A code of `AUTH_ERRORS`, or a common one. */
+export type AuthErrorCode = keyof typeof AUTH_ERRORS | CommonErrorCode;
+
+/** Length bounds of login and account fields (characters). */
+export const LIMITS = {
+  emailMax: 320,
+  passwordMin: 8,
+  passwordMax: 1024,
+  displayNameMax: 200,
+  rolesMax: 32,
+  pageDefault: 100,
+  pageMax: 500,
+} as const;
+
+/** Loose email form: one `@`, no whitespace, something on both sides (`admin@localhost` is valid). */
+export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+$';
+
+/** Shape of a custom role name. */
+export const ROLE_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
+
+const Strings = Type.Array(Type.String());
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** A string of bounded length (characters). */
+export const BoundedString = (maxLength: number, minLength = 0) => Type.String({ minLength, maxLength });
+
+/** A role list in request bodies (names re-checked by the domain). */
+export const RolesSchema = Type.Array(Type.String({ pattern: ROLE_PATTERN.source }), { maxItems: LIMITS.rolesMax });
+
+/** Password in request bodies. */
+export const PasswordSchema = BoundedString(LIMITS.passwordMax, LIMITS.passwordMin);
+
+/** Display name in request bodies. */
+export const DisplayNameSchema = BoundedString(LIMITS.displayNameMax, 1);
+
+/** Email in request bodies. */
+export const EmailSchema = Type.String({ maxLength: LIMITS.emailMax, pattern: EMAIL_PATTERN });
 
 /** Token response, RFC 6749 §5.1 field names (DESIGN.md "Identity"). Served with `Cache-Control: no-store`. */
-export interface TokenResponse {
+export const TokenResponseSchema = Type.Object({
   /** ES256 JWT; claims in `AccessTokenClaims`. */
-  access_token: string;
+  access_token: Type.String(),
   /** Opaque (base64url of 32 random bytes), single use: every refresh rotates it. */
-  refresh_token: string;
-  token_type: 'Bearer';
+  refresh_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
   /** Access token lifetime, seconds. */
-  expires_in: number;
-}
+  expires_in: Type.Integer(),
+});
+/** Token response (RFC 6749 §5.1). */
+export type TokenResponse = Static<typeof TokenResponseSchema>;
+
+/** `POST /v1/auth/login` body (DESIGN.md: username may be an email). */
+export const LoginBodySchema = Type.Object({
+  username: BoundedString(LIMITS.emailMax, 1),
+  password: BoundedString(LIMITS.passwordMax, 1),
+}, { additionalProperties: false });
+
+/** `POST /v1/auth/refresh` body. */
+export const RefreshBodySchema = Type.Object({ refresh_token: BoundedString(512, 1) }, { additionalProperties: false });
+
+/** `POST /v1/auth/installer-handoff` body. */
+export const HandoffBodySchema = Type.Object({ handoff_id: BoundedString(128, 1) }, { additionalProperties: false });
 
 /** Claims of an access token minted by this service (read by the gateway's token validator). */
 export interface AccessTokenClaims {
@@ -69,36 +125,71 @@ export interface AccessTokenClaims {
 }
 
 /** `GET /v1/auth/config` (spec: "an object with boolean `passwordLoginEnabled` and further flags"). */
-export interface AuthConfigView {
-  passwordLoginEnabled: boolean;
+export const AuthConfigViewSchema = Type.Object({
+  passwordLoginEnabled: Type.Boolean(),
   /** True while an installer-handoff id waits to be exchanged. */
-  installerHandoffPending: boolean;
-  issuer: string;
-  secondFactor: { available: boolean };
-}
+  installerHandoffPending: Type.Boolean(),
+  issuer: Type.String(),
+  secondFactor: Type.Object({ available: Type.Boolean() }),
+});
+/** `GET /v1/auth/config`. */
+export type AuthConfigView = Static<typeof AuthConfigViewSchema>;
 
 /** `GET /v1/auth/idps`: sanitized external identity providers. */
-export interface IdpList { items: Array<{ name: string; issuer: string }> }
+export const IdpListSchema = Type.Object({ items: Type.Array(Type.Object({ name: Type.String(), issuer: Type.String() })) });
+/** `GET /v1/auth/idps`. */
+export type IdpList = Static<typeof IdpListSchema>;
+
+/** A public JWK as served at `/.well-known/jwks.json`. */
+export const JwkSchema = Type.Object({
+  kty: Type.Optional(Type.String()), crv: Type.Optional(Type.String()), x: Type.Optional(Type.String()), y: Type.Optional(Type.String()),
+  kid: Type.Optional(Type.String()), alg: Type.Optional(Type.String()), use: Type.Optional(Type.String()),
+});
+
+/** `GET /.well-known/jwks.json`. */
+export const JwksSchema = Type.Object({ keys: Type.Array(JwkSchema) });
+
+/** `GET /.well-known/openid-configuration` (OIDC Discovery 1.0 §3, the fields this issuer serves). */
+export const OpenIdConfigurationSchema = Type.Object({
+  issuer: Type.String(),
+  jwks_uri: Type.String(),
+  subject_types_supported: Strings,
+  id_token_signing_alg_values_supported: Strings,
+  claims_supported: Strings,
+});
 
 /** A local account as admins see it (`/v1/admin/users*`). Never carries the password hash. */
-export interface UserView {
+export const UserViewSchema = Type.Object({
   /** ULID. */
-  id: string;
+  id: Type.String(),
   /** Lower-cased. */
-  email: string;
-  display_name: string;
-  roles: string[];
-  disabled: boolean;
+  email: Type.String(),
+  display_name: Type.String(),
+  roles: Strings,
+  disabled: Type.Boolean(),
   /** False for accounts that cannot log in by password (e.g. the installer admin). */
-  has_password: boolean;
+  has_password: Type.Boolean(),
   /** RFC 3339 UTC. */
-  created_at: string;
+  created_at: Type.String(),
   /** RFC 3339 UTC. */
-  updated_at: string;
-}
+  updated_at: Type.String(),
+});
+/** A local account as admins see it. */
+export type UserView = Static<typeof UserViewSchema>;
 
 /** `GET /v1/admin/users`: `{items, next_cursor?}`; pass `next_cursor` as `cursor` for the next page. */
-export interface UserPage { items: UserView[]; next_cursor?: string }
+export const UserPageSchema = Type.Object({ items: Type.Array(UserViewSchema), next_cursor: Type.Optional(Type.String()) });
+/** A page of accounts. */
+export type UserPage = Static<typeof UserPageSchema>;
+
+/** `GET /v1/admin/users` query. */
+export const UserListQuerySchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: LIMITS.pageMax, default: LIMITS.pageDefault }),
+  cursor: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+/** `:id` of `/v1/admin/users/:id`. */
+export const UserIdParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /**
  * `GET /v1/user/me`. For local users `local: true` and the stored profile; for principals from
@@ -106,48 +197,49 @@ export interface UserPage { items: UserView[]; next_cursor?: string }
  * (`created_at` null). `roles` are the principal's effective roles (after the gateway's group map
  * and admin allow-list).
  */
-export interface ProfileView {
-  id: string;
-  email: string | null;
-  display_name: string | null;
-  roles: string[];
-  tenant_id: string;
-  auth_method: AuthMethod;
-  disabled: boolean;
-  created_at: string | null;
-  local: boolean;
-}
+export const ProfileViewSchema = Type.Object({
+  id: Type.String(),
+  email: NullableString,
+  display_name: NullableString,
+  roles: Strings,
+  tenant_id: Type.String(),
+  auth_method: Type.Unsafe<AuthMethod>(Type.String()),
+  disabled: Type.Boolean(),
+  created_at: NullableString,
+  local: Type.Boolean(),
+});
+/** `GET /v1/user/me`. */
+export type ProfileView = Static<typeof ProfileViewSchema>;
 
 /** `GET /v1/auth/verify`: sentinel answer for protected upstream surfaces. */
-export interface VerifyView { ok: true; sub: string; email: string | null; roles: string[]; tenant_id: string }
+export const VerifyViewSchema = Type.Object({
+  ok: Type.Literal(true), sub: Type.String(), email: NullableString, roles: Strings, tenant_id: Type.String(),
+});
+/** `GET /v1/auth/verify`. */
+export type VerifyView = Static<typeof VerifyViewSchema>;
 
 /** `POST /v1/admin/users` body. `roles` defaults to `["user"]`. */
-export interface CreateUserInput { email: string; display_name: string; password?: string; roles?: string[] }
+export const CreateUserSchema = Type.Object({
+  email: EmailSchema, display_name: DisplayNameSchema, password: Type.Optional(PasswordSchema), roles: Type.Optional(RolesSchema),
+}, { additionalProperties: false });
+/** `POST /v1/admin/users` body. */
+export type CreateUserInput = Static<typeof CreateUserSchema>;
 
 /** `PATCH /v1/admin/users/:id` body: any non-empty subset. */
-export interface UpdateUserInput { display_name?: string; roles?: string[]; disabled?: boolean; password?: string }
+export const UpdateUserSchema = Type.Object({
+  display_name: Type.Optional(DisplayNameSchema), roles: Type.Optional(RolesSchema),
+  disabled: Type.Optional(Type.Boolean()), password: Type.Optional(PasswordSchema),
+}, { additionalProperties: false, minProperties: 1 });
+/** `PATCH /v1/admin/users/:id` body. */
+export type UpdateUserInput = Static<typeof UpdateUserSchema>;
 
 /** Roles the platform itself uses (spec: "Principal"); any other role must match `ROLE_PATTERN`. */
 export const KNOWN_ROLES = ['user', 'admin', 'service-account'] as const;
-
-/** Shape of a custom role name. */
-export const ROLE_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 /** True when `role` is a known role or a well-formed custom one. */
 export function isValidRole(role: string): boolean {
   return (KNOWN_ROLES as readonly string[]).includes(role) || ROLE_PATTERN.test(role);
 }
-
-/** Length bounds of login and account fields (characters). */
-export const LIMITS = {
-  emailMax: 320,
-  passwordMin: 8,
-  passwordMax: 1024,
-  displayNameMax: 200,
-  rolesMax: 32,
-  pageDefault: 100,
-  pageMax: 500,
-} as const;
 
 /** Email of the password-less admin created for the installer handoff. */
 export const INSTALLER_ADMIN_EMAIL = 'admin@localhost';
@@ -157,3 +249,9 @@ export const SIGNING_KEY_FILE = 'keys/auth-signing-key.json';
 
 /** Installer-handoff file, relative to the data directory: `{handoff_id, created_at}`, mode 0600. */
 export const HANDOFF_FILE = 'installer-handoff.json';
+
+/** What the host (or a test) may hand the auth service beside its config. */
+export interface AuthRuntime {
+  /** Test seam: current time, Unix ms. */
+  clock?: () => number;
+}

@@ -2,11 +2,8 @@
  * sandbox service entry (spec: "Services" table). Its routes land with the issue that owns them;
  * until then it answers /healthz, /readyz, /metrics and a clear 404 for everything else.
  */
-import type { CommonServiceConfig } from '../../shared/config.js';
-import { startBasicService } from '../../shared/http/basic-service.js';
-import type { RunningService } from '../../shared/runtime.js';
+import { basicService } from '../../shared/kit/basic-service.js';
+import { serviceStart } from '../../shared/kit/service.js';
 
-/** Start the sandbox service on `cfg.host:cfg.port`. */
-export async function start(cfg: CommonServiceConfig): Promise<RunningService> {
-  return startBasicService(cfg);
-}
+/** Start the sandbox service on `cfg.host:cfg.port` (health, readiness and metrics only). */
+export const start = serviceStart(basicService('sandbox'));

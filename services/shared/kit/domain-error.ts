@@ -99,3 +99,16 @@ export function statusOf(table: ErrorTable, code: string, situation?: string): n
 export function isKnownCode(table: ErrorTable, code: string): boolean {
   return Object.prototype.hasOwnProperty.call(table, code) || Object.prototype.hasOwnProperty.call(COMMON_ERRORS, code);
 }
+
+/**
+ * 400 `invalid_request` from a domain, naming the offending field path (e.g. `body.email`), as the
+ * shared error handler names schema failures.
+ */
+export function invalidInput(message: string, field?: string): DomainError<'invalid_request'> {
+  return new DomainError('invalid_request', message, field === undefined ? {} : { extra: { field } });
+}
+
+/** 404 `not_found` from a domain. */
+export function notFoundError(message = 'not found'): DomainError<'not_found'> {
+  return new DomainError('not_found', message);
+}

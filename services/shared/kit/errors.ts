@@ -38,7 +38,7 @@ export function toErrorResponse(err: unknown, table: ErrorTable = {}): ErrorResp
     // A code no table lists is a bug: answer a plain 500 without the message.
     if (!isKnownCode(table, err.code)) return { status: 500, body: { error: 'internal error', code: 'internal_error' } };
     const status = statusOf(table, err.code, err.situation);
-    const body = { ...(err.extra ?? {}), error: err.message, code: err.code };
+    const body = { error: err.message, code: err.code, ...withoutReserved(err.extra) };
     return err.headers ? { status, body, headers: { ...err.headers } } : { status, body };
   }
   if (err instanceof AppError) {
@@ -63,6 +63,12 @@ export function toErrorResponse(err: unknown, table: ErrorTable = {}): ErrorResp
     return { status, body: { error: fe.message ?? 'bad request', code } };
   }
   return { status: status >= 500 && status < 600 ? status : 500, body: { error: 'internal error', code: 'internal_error' } };
+}
+
+function withoutReserved(extra: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  if (!extra) return {};
+  const { error: _e, code: _c, ...rest } = extra;
+  return rest;
 }
 
 /** Options of the `svc-errors` plugin. */

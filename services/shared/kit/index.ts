@@ -3,7 +3,7 @@
  * fastify plugins every service (the gateway included) is built from.
  */
 export { defineService, buildService, serviceStart, type ServiceDefinition, type ServiceContext, type BuiltService, type BackgroundStart } from './service.js';
-export { DomainError, isDomainError, statusOf, COMMON_ERRORS, type ErrorTable, type CommonErrorCode } from './domain-error.js';
+export { DomainError, isDomainError, statusOf, invalidInput, notFoundError, COMMON_ERRORS, type ErrorTable, type CommonErrorCode } from './domain-error.js';
 export { errorsPlugin, toErrorResponse, type ErrorResponse } from './errors.js';
 export { principalPlugin, requirePrincipal, requireRole } from './principal.js';
 export { healthPlugin, type ReadinessCheck, type ReadinessDetail, type HealthRegistry } from './health.js';

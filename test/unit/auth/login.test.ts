@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PasswordHasher } from '../../../services/auth/src/domain/passwords.js';
-import { AppError } from '../../../services/shared/http/errors.js';
+import { AUTH_ERRORS } from '../../../services/auth/src/contracts.js';
+import { DomainError, statusOf } from '../../../services/shared/kit/domain-error.js';
 import { addUser, codeOf, world } from './helpers.js';
 
 describe('LoginService', () => {
@@ -24,8 +25,9 @@ describe('LoginService', () => {
     // Failures at t0, t0+10s, t0+20s; now t0+30s: the oldest leaves the 60 s window in 30 s.
     let err: unknown;
     try { await w.login.login('carol@example.test', 'carol-password', '10.0.1.9'); } catch (e) { err = e; }
-    assert.ok(err instanceof AppError);
-    assert.equal(err.status, 429);
+    // The domain throws a typed error; its status comes from the service's one error table.
+    assert.ok(err instanceof DomainError);
+    assert.equal(statusOf(AUTH_ERRORS, err.code), 429);
     assert.equal(err.code, 'login_throttled');
     assert.equal(err.headers?.['retry-after'], '30');
     // Throttled attempts are not counted: once the oldest failure expires, one more try is allowed.

@@ -7,7 +7,7 @@
  * database, so neither a race nor a restart can use it twice.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../../../shared/http/errors.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { TokenResponse } from '../contracts.js';
 import type { Clock, HandoffFile, HandoffStore, Transactor, UserStore } from './ports.js';
 import { accountDisabled, sha256Hex, type TokenService } from './tokens.js';
@@ -48,14 +48,14 @@ export class HandoffService {
 
   /**
    * Exchange `handoffId` for the admin's tokens, once; then delete the file.
-   * @throws AppError 401 `handoff_invalid` (unknown or spent), 403 `account_disabled`.
+   * @throws DomainError `handoff_invalid` (unknown or spent), `account_disabled`.
    */
   async exchange(handoffId: string): Promise<TokenResponse> {
     const userId = this.deps.tx(() => this.deps.handoffs.spend(sha256Hex(handoffId), this.deps.clock()));
-    if (userId === null) throw new AppError(401, 'handoff_invalid', 'installer handoff id is invalid or already used');
+    if (userId === null) throw new DomainError('handoff_invalid', 'installer handoff id is invalid or already used');
     this.deps.file.remove();
     const user = this.deps.users.byId(userId);
-    if (!user) throw new AppError(401, 'handoff_invalid', 'installer handoff id is invalid or already used');
+    if (!user) throw new DomainError('handoff_invalid', 'installer handoff id is invalid or already used');
     if (user.disabled) throw accountDisabled();
     return this.deps.tokens.issue(user);
   }

@@ -9,7 +9,7 @@
  * Every attempt is recorded as a failure before the password is checked, so parallel guesses cannot
  * slip past the count; a successful login then clears the account's failures.
  */
-import { AppError } from '../../../shared/http/errors.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { TokenResponse } from '../contracts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { Clock, FailureStats, LoginFailureStore, Transactor, UserStore } from './ports.js';
@@ -45,12 +45,12 @@ export class LoginService {
   /**
    * Log in by username (email) and password from client `ip`.
    * @returns a token response in a new session.
-   * @throws AppError 403 `password_login_disabled`, 429 `login_throttled` (with `retry-after`),
-   *   401 `invalid_credentials`, 403 `account_disabled` (only after a correct password).
+   * @throws DomainError `password_login_disabled`, `login_throttled` (with `retry-after`),
+   *   `invalid_credentials`, `account_disabled` (only after a correct password).
    */
   async login(username: string, password: string, ip: string): Promise<TokenResponse> {
     const { settings, users, failures, hasher, tx, clock } = this.deps;
-    if (!settings.passwordLoginEnabled) throw new AppError(403, 'password_login_disabled', 'password login is disabled');
+    if (!settings.passwordLoginEnabled) throw new DomainError('password_login_disabled', 'password login is disabled');
     const account = username.trim().toLowerCase();
     const attempt = tx(() => {
       const now = clock();
@@ -59,11 +59,11 @@ export class LoginService {
       return { id: failures.record(account, ip, now) };
     });
     if ('blocked' in attempt) {
-      throw new AppError(429, 'login_throttled', 'too many failed logins; try again later', { headers: { 'retry-after': String(attempt.blocked) } });
+      throw new DomainError('login_throttled', 'too many failed logins; try again later', { headers: { 'retry-after': String(attempt.blocked) } });
     }
     const user = users.byEmail(account);
     const ok = await hasher.verify(password, user?.password_hash ?? null);
-    if (!user || !ok) throw new AppError(401, 'invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
+    if (!user || !ok) throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
     if (user.disabled) {
       failures.remove(attempt.id);
       throw accountDisabled();

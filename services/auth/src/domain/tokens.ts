@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, type importJWK, type JWK } from 'jose';
 import { monotonicFactory } from 'ulid';
-import { AppError } from '../../../shared/http/errors.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { AccessTokenClaims, TokenResponse } from '../contracts.js';
 import type { Clock, RefreshTokenStore, Transactor, UserRecord, UserStore } from './ports.js';
 
@@ -74,9 +74,9 @@ export class TokenService {
 
   /**
    * Spend `presented` and issue the next pair of its family.
-   * @throws AppError 401 `refresh_token_invalid` (unknown, expired, revoked),
-   *   401 `refresh_token_reused` (already spent: the family is revoked),
-   *   403 `account_disabled`.
+   * @throws DomainError `refresh_token_invalid` (unknown, expired, revoked),
+   *   `refresh_token_reused` (already spent: the family is revoked),
+   *   `account_disabled`.
    */
   async rotate(presented: string): Promise<TokenResponse> {
     const hash = sha256Hex(presented);
@@ -100,8 +100,8 @@ export class TokenService {
     switch (r.kind) {
       case 'ok': return this.respond(r.user, r.familyId, r.refreshToken);
       case 'disabled': throw accountDisabled();
-      case 'reused': throw new AppError(401, 'refresh_token_reused', 'refresh token was already used; the session has been revoked, log in again');
-      default: throw new AppError(401, 'refresh_token_invalid', 'refresh token is invalid, expired or revoked');
+      case 'reused': throw new DomainError('refresh_token_reused', 'refresh token was already used; the session has been revoked, log in again');
+      default: throw new DomainError('refresh_token_invalid', 'refresh token is invalid, expired or revoked');
     }
   }
 
@@ -150,6 +150,6 @@ export class TokenService {
 }
 
 /** 403 `account_disabled`. */
-export function accountDisabled(): AppError {
-  return new AppError(403, 'account_disabled', 'this account is disabled');
+export function accountDisabled(): DomainError {
+  return new DomainError('account_disabled', 'this account is disabled');
 }

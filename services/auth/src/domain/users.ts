@@ -9,10 +9,10 @@
  * the user's refresh families.
  */
 import { monotonicFactory } from 'ulid';
-import { AppError, invalidRequest, notFound } from '../../../shared/http/errors.js';
+import { DomainError, invalidInput, notFoundError } from '../../../shared/kit/domain-error.js';
 import type { Principal } from '../../../shared/identity/principal.js';
 import {
-  LIMITS, isValidRole, type CreateUserInput, type ProfileView, type UpdateUserInput, type UserPage, type UserView,
+  EMAIL_PATTERN, LIMITS, isValidRole, type CreateUserInput, type ProfileView, type UpdateUserInput, type UserPage, type UserView,
 } from '../contracts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { Clock, UserRecord, UserStore } from './ports.js';
@@ -28,8 +28,6 @@ export interface UserDeps {
 
 const newId = monotonicFactory();
 
-/** Loose email form: one `@`, no whitespace, something on both sides (`admin@localhost` is valid). */
-export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+$';
 const EMAIL_RE = new RegExp(EMAIL_PATTERN);
 
 /** The admin view of an account (never the hash). */
@@ -40,28 +38,28 @@ export function toUserView(u: UserRecord): UserView {
   };
 }
 
-/** Normalise an email (lower-case). @throws AppError 400 `invalid_request` on a malformed one. */
+/** Normalise an email (lower-case). @throws DomainError `invalid_request` on a malformed one. */
 export function normaliseEmail(email: string, field = 'body.email'): string {
   const e = email.toLowerCase();
-  if (e.length > LIMITS.emailMax || !EMAIL_RE.test(e)) throw invalidRequest('email is not a valid address', field);
+  if (e.length > LIMITS.emailMax || !EMAIL_RE.test(e)) throw invalidInput('email is not a valid address', field);
   return e;
 }
 
 function normaliseRoles(roles: readonly string[]): string[] {
-  if (roles.length > LIMITS.rolesMax) throw invalidRequest(`at most ${LIMITS.rolesMax} roles`, 'body.roles');
-  for (const r of roles) if (!isValidRole(r)) throw invalidRequest('role names are lower-case letters, digits and . _ -', 'body.roles');
+  if (roles.length > LIMITS.rolesMax) throw invalidInput(`at most ${LIMITS.rolesMax} roles`, 'body.roles');
+  for (const r of roles) if (!isValidRole(r)) throw invalidInput('role names are lower-case letters, digits and . _ -', 'body.roles');
   return [...new Set(roles)];
 }
 
 function normaliseName(name: string): string {
   const n = name.trim();
-  if (n.length === 0 || n.length > LIMITS.displayNameMax) throw invalidRequest(`display_name must be 1 to ${LIMITS.displayNameMax} characters`, 'body.display_name');
+  if (n.length === 0 || n.length > LIMITS.displayNameMax) throw invalidInput(`display_name must be 1 to ${LIMITS.displayNameMax} characters`, 'body.display_name');
   return n;
 }
 
 function checkPassword(password: string): void {
   if (password.length < LIMITS.passwordMin || password.length > LIMITS.passwordMax) {
-    throw invalidRequest(`password must be ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters`, 'body.password');
+    throw invalidInput(`password must be ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters`, 'body.password');
   }
 }
 
@@ -71,7 +69,7 @@ export class UserService {
 
   /**
    * Create an account. Without `password` the account cannot log in by password.
-   * @throws AppError 400 `invalid_request`, 409 `user_exists`.
+   * @throws DomainError `invalid_request`, `user_exists`.
    */
   async create(input: CreateUserInput): Promise<UserView> {
     const email = normaliseEmail(input.email);
@@ -97,14 +95,14 @@ export class UserService {
     return page;
   }
 
-  /** One account. @throws AppError 404 `not_found`. */
+  /** One account. @throws DomainError `not_found`. */
   get(id: string): UserView {
     return toUserView(this.record(id));
   }
 
   /**
    * Apply `patch` to account `id` on behalf of admin `actorId`.
-   * @throws AppError 400 `invalid_request`, 404 `not_found`, 409 `cannot_demote_self`.
+   * @throws DomainError `invalid_request`, `not_found`, `cannot_demote_self`.
    */
   async update(actorId: string, id: string, patch: UpdateUserInput): Promise<UserView> {
     if (patch.password !== undefined) checkPassword(patch.password);
@@ -125,7 +123,7 @@ export class UserService {
     if (patch.roles !== undefined) next.roles = normaliseRoles(patch.roles);
     if (patch.disabled !== undefined) next.disabled = patch.disabled;
     if (current.id === actorId && (next.disabled || (current.roles.includes('admin') && !next.roles.includes('admin')))) {
-      throw new AppError(409, 'cannot_demote_self', 'an admin cannot disable their own account or remove their own admin role');
+      throw new DomainError('cannot_demote_self', 'an admin cannot disable their own account or remove their own admin role');
     }
     return next;
   }
@@ -134,7 +132,7 @@ export class UserService {
    * The caller's profile (GET /v1/user/me). A principal from `localIssuer` that names a stored
    * account gets the stored profile (`local: true`); any other principal is answered from its own
    * fields (`local: false`). `roles` are the principal's effective roles in both cases.
-   * @throws AppError 403 `account_disabled` for a disabled local account.
+   * @throws DomainError `account_disabled` for a disabled local account.
    */
   profile(p: Principal, localIssuer: string): ProfileView {
     const u = p.local_iss === localIssuer ? this.deps.users.byId(p.id) : null;
@@ -154,11 +152,11 @@ export class UserService {
 
   private record(id: string): UserRecord {
     const u = this.deps.users.byId(id);
-    if (!u) throw notFound('user not found');
+    if (!u) throw notFoundError('user not found');
     return u;
   }
 }
 
-function userExists(): AppError {
-  return new AppError(409, 'user_exists', 'a user with this email already exists');
+function userExists(): DomainError {
+  return new DomainError('user_exists', 'a user with this email already exists');
 }

@@ -3,9 +3,9 @@
  * `GET /.well-known/jwks.json`, `GET /.well-known/openid-configuration`. The gateway exposes the
  * last two as `/auth/.well-known/*` and fetches the JWKS from this service directly.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuthConfig } from '../../../shared/config.js';
-import type { AuthConfigView, IdpList } from '../contracts.js';
+import { AuthConfigViewSchema, IdpListSchema, JwksSchema, OpenIdConfigurationSchema } from '../contracts.js';
 import type { HandoffService } from '../domain/handoff.js';
 import type { SigningKey } from '../domain/tokens.js';
 
@@ -16,57 +16,26 @@ export interface PublicRoutesOptions {
   handoff: HandoffService;
 }
 
-const jwkSchema = {
-  type: 'object',
-  properties: { kty: { type: 'string' }, crv: { type: 'string' }, x: { type: 'string' }, y: { type: 'string' }, kid: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } },
-} as const;
+const pub = { public: true } as const;
 
 /** Register the public discovery routes. */
-export const publicRoutes: FastifyPluginAsync<PublicRoutesOptions> = async (app, { cfg, key, handoff }) => {
-  const pub = { public: true } as const;
-
-  app.get('/v1/auth/config', {
-    config: pub,
-    schema: {
-      response: {
-        200: {
-          type: 'object',
-          required: ['passwordLoginEnabled', 'installerHandoffPending', 'issuer', 'secondFactor'],
-          properties: {
-            passwordLoginEnabled: { type: 'boolean' }, installerHandoffPending: { type: 'boolean' }, issuer: { type: 'string' },
-            secondFactor: { type: 'object', properties: { available: { type: 'boolean' } } },
-          },
-        },
-      },
-    },
-  }, async (): Promise<AuthConfigView> => ({
+export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { cfg, key, handoff }) => {
+  app.get('/v1/auth/config', { config: pub, schema: { response: { 200: AuthConfigViewSchema } } }, async () => ({
     passwordLoginEnabled: cfg.passwordLoginEnabled,
     installerHandoffPending: handoff.pending(),
     issuer: cfg.issuer,
     secondFactor: { available: false },
   }));
 
-  app.get('/v1/auth/idps', {
-    config: pub,
-    schema: {
-      response: {
-        200: {
-          type: 'object',
-          properties: { items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, issuer: { type: 'string' } } } } },
-        },
-      },
-    },
-  }, async (): Promise<IdpList> => ({ items: cfg.externalIdps.map(({ name, issuer }) => ({ name, issuer })) }));
+  app.get('/v1/auth/idps', { config: pub, schema: { response: { 200: IdpListSchema } } },
+    async () => ({ items: cfg.externalIdps.map(({ name, issuer }) => ({ name, issuer })) }));
 
-  app.get('/.well-known/jwks.json', {
-    config: pub,
-    schema: { response: { 200: { type: 'object', properties: { keys: { type: 'array', items: jwkSchema } } } } },
-  }, async (_req, reply) => {
+  app.get('/.well-known/jwks.json', { config: pub, schema: { response: { 200: JwksSchema } } }, async (_req, reply) => {
     void reply.header('cache-control', 'public, max-age=300');
     return { keys: [key.publicJwk] };
   });
 
-  app.get('/.well-known/openid-configuration', { config: pub }, async (_req, reply) => {
+  app.get('/.well-known/openid-configuration', { config: pub, schema: { response: { 200: OpenIdConfigurationSchema } } }, async (_req, reply) => {
     void reply.header('cache-control', 'public, max-age=300');
     return {
       issuer: cfg.issuer,

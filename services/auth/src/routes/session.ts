@@ -4,13 +4,15 @@
  * `GET /v1/auth/verify` (principal required). Token responses carry `Cache-Control: no-store`
  * (RFC 6749 §5.1).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { requirePrincipal } from '../../../shared/http/server.js';
-import { LIMITS, type TokenResponse, type VerifyView } from '../contracts.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requirePrincipal } from '../../../shared/kit/principal.js';
+import {
+  HandoffBodySchema, LoginBodySchema, RefreshBodySchema, TokenResponseSchema, VerifyViewSchema, type TokenResponse,
+} from '../contracts.js';
 import type { HandoffService } from '../domain/handoff.js';
 import type { LoginService } from '../domain/login.js';
 import type { TokenService } from '../domain/tokens.js';
-import { str, tokenResponseSchema } from './schemas.js';
 
 /** Options of `sessionRoutes`. */
 export interface SessionRoutesOptions {
@@ -34,50 +36,22 @@ function noStore(reply: FastifyReply, body: TokenResponse): TokenResponse {
   return body;
 }
 
-const tokenReply = { 200: tokenResponseSchema } as const;
+const pub = { public: true } as const;
+const tokenReply = { 200: TokenResponseSchema } as const;
 
 /** Register the session routes. */
-export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (app, opts) => {
-  const pub = { public: true } as const;
+export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = async (app, opts) => {
+  app.post('/v1/auth/login', { config: pub, schema: { body: LoginBodySchema, response: tokenReply } },
+    async (req, reply) => noStore(reply, await opts.login.login(req.body.username, req.body.password, clientIp(req))));
 
-  app.post<{ Body: { username: string; password: string } }>('/v1/auth/login', {
-    config: pub,
-    schema: {
-      body: {
-        type: 'object', required: ['username', 'password'], additionalProperties: false,
-        properties: { username: str(LIMITS.emailMax, 1), password: str(LIMITS.passwordMax, 1) },
-      },
-      response: tokenReply,
-    },
-  }, async (req, reply) => noStore(reply, await opts.login.login(req.body.username, req.body.password, clientIp(req))));
+  app.post('/v1/auth/refresh', { config: pub, schema: { body: RefreshBodySchema, response: tokenReply } },
+    async (req, reply) => noStore(reply, await opts.tokens.rotate(req.body.refresh_token)));
 
-  app.post<{ Body: { refresh_token: string } }>('/v1/auth/refresh', {
-    config: pub,
-    schema: {
-      body: { type: 'object', required: ['refresh_token'], additionalProperties: false, properties: { refresh_token: str(512, 1) } },
-      response: tokenReply,
-    },
-  }, async (req, reply) => noStore(reply, await opts.tokens.rotate(req.body.refresh_token)));
+  app.post('/v1/auth/installer-handoff', { config: pub, schema: { body: HandoffBodySchema, response: tokenReply } },
+    async (req, reply) => noStore(reply, await opts.handoff.exchange(req.body.handoff_id)));
 
-  app.post<{ Body: { handoff_id: string } }>('/v1/auth/installer-handoff', {
-    config: pub,
-    schema: {
-      body: { type: 'object', required: ['handoff_id'], additionalProperties: false, properties: { handoff_id: str(128, 1) } },
-      response: tokenReply,
-    },
-  }, async (req, reply) => noStore(reply, await opts.handoff.exchange(req.body.handoff_id)));
-
-  app.get('/v1/auth/verify', {
-    schema: {
-      response: {
-        200: {
-          type: 'object', required: ['ok', 'sub', 'email', 'roles', 'tenant_id'],
-          properties: { ok: { type: 'boolean' }, sub: { type: 'string' }, email: { type: ['string', 'null'] }, roles: { type: 'array', items: { type: 'string' } }, tenant_id: { type: 'string' } },
-        },
-      },
-    },
-  }, async (req): Promise<VerifyView> => {
+  app.get('/v1/auth/verify', { schema: { response: { 200: VerifyViewSchema } } }, async (req) => {
     const p = requirePrincipal(req);
-    return { ok: true, sub: p.id, email: p.email ?? null, roles: [...p.roles], tenant_id: p.tenant_id };
+    return { ok: true as const, sub: p.id, email: p.email ?? null, roles: [...p.roles], tenant_id: p.tenant_id };
   });
 };

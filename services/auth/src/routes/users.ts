@@ -3,11 +3,12 @@
  * (principal with role `admin`, checked again here behind the gateway's admin guard, before the body
  * is parsed). DESIGN.md "Request bodies the spec leaves open".
  */
-import type { FastifyPluginAsync } from 'fastify';
-import { requirePrincipal, requireRole } from '../../../shared/http/server.js';
-import { LIMITS, type CreateUserInput, type UpdateUserInput } from '../contracts.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requirePrincipal, requireRole } from '../../../shared/kit/principal.js';
+import {
+  CreateUserSchema, ProfileViewSchema, UpdateUserSchema, UserIdParamsSchema, UserListQuerySchema, UserPageSchema, UserViewSchema,
+} from '../contracts.js';
 import type { UserService } from '../domain/users.js';
-import { displayNameSchema, emailSchema, passwordSchema, profileViewSchema, rolesSchema, userViewSchema } from './schemas.js';
 
 /** Options of `userRoutes`. */
 export interface UserRoutesOptions {
@@ -16,48 +17,25 @@ export interface UserRoutesOptions {
   issuer: string;
 }
 
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+/** The admin surface `/v1/admin/users*`: every route requires the `admin` role before the body is parsed. */
+const adminUserRoutes: FastifyPluginAsyncTypebox<{ users: UserService }> = async (admin, { users }) => {
+  admin.addHook('onRequest', async (req) => { requireRole(req, 'admin'); });
+
+  admin.post('/v1/admin/users', { schema: { body: CreateUserSchema, response: { 201: UserViewSchema } } },
+    async (req, reply) => reply.code(201).send(await users.create(req.body)));
+
+  admin.get('/v1/admin/users', { schema: { querystring: UserListQuerySchema, response: { 200: UserPageSchema } } },
+    async (req) => users.list(req.query.cursor ?? null, req.query.limit));
+
+  admin.get('/v1/admin/users/:id', { schema: { params: UserIdParamsSchema, response: { 200: UserViewSchema } } },
+    async (req) => users.get(req.params.id));
+
+  admin.patch('/v1/admin/users/:id', { schema: { params: UserIdParamsSchema, body: UpdateUserSchema, response: { 200: UserViewSchema } } },
+    async (req) => users.update(requirePrincipal(req).id, req.params.id, req.body));
+};
 
 /** Register `/v1/user/me` and `/v1/admin/users*`. */
-export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { users, issuer }) => {
-  app.get('/v1/user/me', { schema: { response: { 200: profileViewSchema } } }, async (req) => users.profile(requirePrincipal(req), issuer));
-
-  await app.register(async (admin) => {
-    admin.addHook('onRequest', async (req) => { requireRole(req, 'admin'); });
-
-    admin.post<{ Body: CreateUserInput }>('/v1/admin/users', {
-      schema: {
-        body: {
-          type: 'object', required: ['email', 'display_name'], additionalProperties: false,
-          properties: { email: emailSchema, display_name: displayNameSchema, password: passwordSchema, roles: rolesSchema },
-        },
-        response: { 201: userViewSchema },
-      },
-    }, async (req, reply) => reply.code(201).send(await users.create(req.body)));
-
-    admin.get<{ Querystring: { limit: number; cursor?: string } }>('/v1/admin/users', {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: { limit: { type: 'integer', minimum: 1, maximum: LIMITS.pageMax, default: LIMITS.pageDefault }, cursor: { type: 'string', maxLength: 64 } },
-        },
-        response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: userViewSchema }, next_cursor: { type: 'string' } } } },
-      },
-    }, async (req) => users.list(req.query.cursor ?? null, req.query.limit));
-
-    admin.get<{ Params: { id: string } }>('/v1/admin/users/:id', {
-      schema: { params: idParams, response: { 200: userViewSchema } },
-    }, async (req) => users.get(req.params.id));
-
-    admin.patch<{ Params: { id: string }; Body: UpdateUserInput }>('/v1/admin/users/:id', {
-      schema: {
-        params: idParams,
-        body: {
-          type: 'object', minProperties: 1, additionalProperties: false,
-          properties: { display_name: displayNameSchema, roles: rolesSchema, disabled: { type: 'boolean' }, password: passwordSchema },
-        },
-        response: { 200: userViewSchema },
-      },
-    }, async (req) => users.update(requirePrincipal(req).id, req.params.id, req.body));
-  });
+export const userRoutes: FastifyPluginAsyncTypebox<UserRoutesOptions> = async (app, { users, issuer }) => {
+  app.get('/v1/user/me', { schema: { response: { 200: ProfileViewSchema } } }, async (req) => users.profile(requirePrincipal(req), issuer));
+  await app.register(adminUserRoutes, { users });
 };
