@@ -9,42 +9,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { jcs } from './jcs.js';
 
-/** Authentication method recorded in the principal (spec: Principal.auth_method). */
-export type AuthMethod = 'password' | 'upstream_oidc' | 'upstream_saml' | 'service' | 'anonymous';
-
-/** The signed principal (spec: "Principal"). Absent values are omitted. */
-export interface Principal {
-  id: string;
-  tenant_id: string;
-  email?: string;
-  display_name?: string;
-  roles: string[];
-  groups: string[];
-  local_iss?: string;
-  local_sub?: string;
-  upstream_iss?: string;
-  upstream_sub?: string;
-  upstream_preferred_username?: string;
-  auth_method: AuthMethod;
-  session_id?: string;
-  /** Unix seconds. */
-  iat: number;
-  /** Unix seconds; 5 minutes after iat. */
-  exp: number;
-}
-
-/** Capability scopes granted today (spec: "Turn context"). */
-export const CAPABILITY_SCOPES = ['agent.invoke', 'tool.*', 'memory.*', 'knowledge.*', 'guardrail.*'] as const;
-
-/** The capability token payload (DESIGN.md: `{sub, tenant_id, scopes, turn_id, exp}`). */
-export interface CapabilityToken {
-  sub: string;
-  tenant_id: string;
-  scopes: string[];
-  turn_id: string;
-  /** Unix seconds. */
-  exp: number;
-}
+export { CAPABILITY_SCOPES, type AuthMethod, type CapabilityToken, type Principal } from './principal-types.js';
+import type { Principal } from './principal-types.js';
 
 /** Lifetime of the principal and capability token, in seconds. */
 export const STAMP_LIFETIME_SECONDS = 300;
