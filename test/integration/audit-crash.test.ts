@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { start } from '../../services/audit/src/index.js';
-import { ADMIN, REPO_ROOT, SERVICE, TENANT, auditConfig, call, removeDir } from '../fixtures/audit/helpers.js';
+import { ADMIN, REPO_ROOT, SERVICE, TENANT, auditConfig, call, removeDir } from '../helpers/audit.js';
 
 test('SIGKILL mid-burst loses no acknowledged row', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'audit-crash-'));

@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { start } from '../../services/audit/src/index.js';
-import type { KeyRing } from '../../services/audit/src/domain/keys.js';
-import { ADMIN, KEY_V1, KEY_V2, REPO_ROOT, SERVICE, TENANT, auditConfig, call, event, newId, removeDir } from '../fixtures/audit/helpers.js';
+import type { KeyRing } from '../../services/audit/src/contracts.js';
+import { ADMIN, KEY_V1, KEY_V2, REPO_ROOT, SERVICE, TENANT, auditConfig, call, event, newId, removeDir } from '../helpers/audit.js';
 
 async function sealTurn(base: string): Promise<string> {
   const turn = newId();

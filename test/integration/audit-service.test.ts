@@ -13,7 +13,7 @@ import { TurnEventClient } from '../../services/shared/events/turn-events.js';
 import {
   ADMIN, SERVICE, USER, auditConfig, call, event, headersFor, KEY_V1, newId, principal, removeDir, PRINCIPAL_KEY, TENANT,
 
-} from '../fixtures/audit/helpers.js';
+} from '../helpers/audit.js';
 
 async function boot(t: import('node:test').TestContext, overrides = {}) {
   const cfg = auditConfig(overrides);

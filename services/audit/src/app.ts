@@ -1,83 +1,61 @@
 /**
- * Builds the audit service's fastify instance without listening (DESIGN.md "Inside a service"):
- * shared server (error handler, principal verification, health), the audit store, the single
- * group-committing writer, turn ingestion and sealing, receipts, artifacts, and the background
- * sealer (started by `start()`, not here, so tests can drive passes by hand).
+ * The audit service, as the kit builds it (DESIGN.md "Inside a service"; spec "Services": audit,
+ * port 8008). Wiring only: resolves the signing keys (refusing to start on a short or placeholder
+ * AUDIT_SIGNING_KEY), opens `<dbDir>/audit.sqlite` and the shared object store (bringing blobs of
+ * the old audit layout under its rules), builds the single group-committing writer and the domain
+ * services, registers the route plugins, and runs the stalled-turn sealer in the background.
+ * Close order: HTTP drains, the sealer stops, queued writes commit, the store closes.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import type { AuditConfig } from '../../shared/config.js';
-import { buildServer } from '../../shared/http/server.js';
+import { defineService } from '../../shared/kit/service.js';
+import { ObjectStore } from '../../shared/objects/object-store.js';
+import { AUDIT_BODY_LIMIT, AUDIT_ERRORS, type AuditRuntime } from './contracts.js';
 import { ArtifactService } from './domain/artifacts.js';
+import { AuditLogService } from './domain/audit-log.js';
 import { ChainWriter } from './domain/chain-writer.js';
-import { keyRingFromConfig, type KeyProvider } from './domain/keys.js';
+import { resolveKeyProvider } from './domain/keys.js';
 import { ReceiptService } from './domain/receipts.js';
 import { Sealer } from './domain/sealer.js';
 import { TurnService } from './domain/turns.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { auditRoutes } from './routes/audit.js';
-import type { AuditContext } from './routes/context.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { turnRoutes } from './routes/turns.js';
 import { AuditStore } from './store/audit-store.js';
-import { ObjectStore } from './store/object-store.js';
+import { migrateAuditObjects } from './store/object-migration.js';
 
-/** Largest JSON body of ordinary routes, bytes (event batches). */
-export const AUDIT_BODY_LIMIT = 16 * 1024 * 1024;
+/** The audit service (port 8008): the signed audit chain, turn envelopes, receipts and artifacts. */
+export const auditService = defineService<AuditConfig, AuditRuntime>({
+  name: 'audit',
+  errors: AUDIT_ERRORS,
+  bodyLimit: AUDIT_BODY_LIMIT,
+  async setup({ cfg, runtime, logger, app, onClose, background }) {
+    const keys = resolveKeyProvider(cfg, runtime);
+    const store = AuditStore.open(cfg.dbDir, cfg.migrationsDir);
+    onClose(() => store.close());
+    const migrated = migrateAuditObjects(cfg.objectsDir);
+    if (migrated.foldersTightened || migrated.tempsRemoved) logger.info(migrated, 'audit objects brought under the shared object store layout');
+    const writer = new ChainWriter(store, keys);
+    onClose(() => writer.close());
+    const turns = new TurnService(store, writer);
+    const receipts = new ReceiptService(store, keys, turns);
+    const artifacts = new ArtifactService(store, new ObjectStore(cfg.objectsDir), turns);
+    const auditLog = new AuditLogService(cfg.tenantId, store.log, writer, keys);
 
-/** Options of `buildAuditApp`. */
-export interface BuildAuditAppOptions {
-  logger: Logger;
-  /** Key ring provider; default the config's keys (validated here). */
-  keys?: KeyProvider;
-}
+    const sealer = new Sealer(turns, {
+      intervalSeconds: cfg.sealIntervalSeconds, watermarkSeconds: cfg.sealWatermarkSeconds, batchLimit: cfg.sealBatchLimit,
+      onError: (err) => logger.error({ err }, 'seal pass failed'),
+    });
+    background('sealer', () => {
+      sealer.start();
+      return () => sealer.stop();
+    });
 
-/** The built app and its parts. `close()` stops the sealer, commits queued writes, closes the DB. */
-export interface AuditApp {
-  app: FastifyInstance;
-  ctx: AuditContext;
-  sealer: Sealer;
-  close(): Promise<void>;
-}
-
-/**
- * Build the audit app.
- * @throws Error when AUDIT_SIGNING_KEY (or the previous key) is missing, shorter than 32 characters
- *   or a placeholder, or when the store cannot be opened or migrated.
- */
-export function buildAuditApp(cfg: AuditConfig, opts: BuildAuditAppOptions): AuditApp {
-  const configRing = keyRingFromConfig(cfg);
-  const keys: KeyProvider = opts.keys ?? (() => configRing);
-  // Validate the injected provider once at start too: a broken provider must fail loudly now.
-  keys();
-  const store = AuditStore.open(cfg.dbDir, cfg.migrationsDir);
-  const writer = new ChainWriter(store, keys);
-  const turns = new TurnService(store, writer);
-  const receipts = new ReceiptService(store, keys);
-  const artifacts = new ArtifactService(store, new ObjectStore(cfg.objectsDir));
-  const ctx: AuditContext = { tenantId: cfg.tenantId, store, writer, turns, receipts, artifacts, keys };
-  const sealer = new Sealer(turns, {
-    intervalSeconds: cfg.sealIntervalSeconds, watermarkSeconds: cfg.sealWatermarkSeconds, batchLimit: cfg.sealBatchLimit,
-    onError: (err) => opts.logger.error({ err }, 'seal pass failed'),
-  });
-  const { app } = buildServer({
-    name: 'audit', logger: opts.logger, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys, bodyLimit: AUDIT_BODY_LIMIT,
-    ready: () => (store.db.open ? true : 'audit store closed'),
-  });
-  void app.register(auditRoutes(ctx));
-  void app.register(turnRoutes(ctx));
-  void app.register(receiptRoutes(ctx));
-  void app.register(artifactRoutes(ctx));
-  let closing: Promise<void> | null = null;
-  return {
-    app, ctx, sealer,
-    close: () => {
-      closing ??= (async () => {
-        await sealer.stop();
-        writer.close();
-        store.close();
-      })();
-      return closing;
-    },
-  };
-}
+    app.health.check(() => (store.isOpen() ? true : 'audit store closed'));
+    const tenantId = cfg.tenantId;
+    await app.register(auditRoutes, { tenantId, auditLog, turns });
+    await app.register(turnRoutes, { tenantId, turns, receipts });
+    await app.register(receiptRoutes, { tenantId, receipts });
+    await app.register(artifactRoutes, { tenantId, artifacts });
+  },
+});

@@ -10,7 +10,7 @@ import { jcs } from '../../../services/shared/identity/jcs.js';
 import {
   chainLinkText, compareEvents, genesisHash, signedPayloadText, signedPayloadTextGeneric, type SignedRowFields,
 } from '../../../services/audit/src/verifier/format.js';
-import { normaliseEvent } from '../../../services/audit/src/domain/turns.js';
+import { normaliseEvent } from '../../../services/audit/src/domain/events.js';
 import { redactSecrets } from '../../../services/audit/src/domain/redact.js';
 
 const WEIRD = ['', 'plain', 'quote " and \\ backslash', 'ctl \u0000\u001f\u007f', 'ünïcødé €', '\u2028\u2029', '😀 astral', '\ud800 lone', '</script>'];

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jcs } from '../../../services/shared/identity/jcs.js';
-import { SHARED_ASSETS } from '../../fixtures/audit/helpers.js';
+import { SHARED_ASSETS } from '../../helpers/audit.js';
 
 const DIR = join(SHARED_ASSETS, 'vectors/jcs');
 

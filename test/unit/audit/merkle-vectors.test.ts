@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import {
   hashLeafData, merkleTreeHash, merkleTreeHashRecursive, verifyConsistency, verifyInclusion, verifySubtreeInclusion, MerkleProofError,
 } from '../../../services/audit/src/verifier/merkle.js';
-import { SHARED_ASSETS } from '../../fixtures/audit/helpers.js';
+import { SHARED_ASSETS } from '../../helpers/audit.js';
 
 const DIR = join(SHARED_ASSETS, 'vectors/merkle');
 const BIG_KEYS = /"(size1|size2|treeSize|leafIdx|start|end)"\s*:\s*(\d+)/g;

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeHashProvider } from '../../../services/audit/src/domain/keys.js';
 import { verifyReceiptJson } from '../../../services/audit/src/verifier/index.js';
-import { FIXTURE_DIR } from '../../fixtures/audit/helpers.js';
+import { FIXTURE_DIR } from '../../helpers/audit.js';
 
 const DIR = join(FIXTURE_DIR, 'golden');
 const manifest = JSON.parse(readFileSync(join(DIR, 'manifest.json'), 'utf8')) as { cases: Array<{ name: string; file: string; keys: Record<string, string> }> };

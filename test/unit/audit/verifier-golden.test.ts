@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeHashProvider } from '../../../services/audit/src/domain/keys.js';
 import { verifyReceiptJson, pureHashProvider, VerificationError, parseBundle } from '../../../services/audit/src/verifier/index.js';
-import { FIXTURE_DIR } from '../../fixtures/audit/helpers.js';
+import { FIXTURE_DIR } from '../../helpers/audit.js';
 
 interface Case { name: string; file: string; keys: Record<string, string>; ok: boolean; must_fail: string[] }
 const DIR = join(FIXTURE_DIR, 'golden');

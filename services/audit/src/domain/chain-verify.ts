@@ -13,19 +13,11 @@
  * The walk reads in chunks up to the max seq seen at the start and yields to the event loop between
  * chunks, so appends continue while a long chain is checked.
  */
-import type { AuditStore, AuditRowRecord, RowWithHead } from '../store/audit-store.js';
+import type { ChainFailure, ChainReport } from '../contracts/audit-log.js';
 import { chainHash, genesisHash, signedPayloadText, type Json } from '../verifier/format.js';
 import { safeEqual } from '../verifier/hash.js';
 import { hmacHexFast, nodeHashProvider, type KeyProvider } from './keys.js';
-
-/** Check names of the report. */
-export type ChainCheck = 'chain_continuity' | 'hmac' | 'seq_run' | 'chain_head' | 'counts';
-
-/** One failure: which check, which row (id and seq; null for table-level failures), why. */
-export interface ChainFailure { check: ChainCheck; id: number | null; seq: number | null; reason: string }
-
-/** The verification report (`GET /v1/admin/audit/verify`). */
-export interface ChainReport { ok: boolean; checked: number; failures: ChainFailure[] }
+import type { AuditLogStore, AuditRowRecord, RowWithHead } from './ports.js';
 
 /** Most failures listed in a report (the walk continues; `ok` stays false). */
 export const MAX_FAILURES = 1000;
@@ -56,7 +48,7 @@ export function signedPayloadFromColumns(r: AuditRowRecord): string | null {
  * Verify a tenant's chain. `limit` checks only the newest `limit` rows (anchored on the row before
  * them); omitted, the whole chain is walked.
  */
-export async function verifyChain(store: AuditStore, keys: KeyProvider, tenantId: string, limit?: number): Promise<ChainReport> {
+export async function verifyChain(store: AuditLogStore, keys: KeyProvider, tenantId: string, limit?: number): Promise<ChainReport> {
   const byVersion = keys().byVersion;
   const failures: ChainFailure[] = [];
   let failed = false;

@@ -13,7 +13,7 @@
  * chain_hash = H(JCS({id, previous_hash, signature})); the audit row and its chain-head checkpoint
  * are inserted together. The active key is resolved at each append.
  */
-import type { AuditRowRecord, AuditStore } from '../store/audit-store.js';
+import type { AuditLogStore, AuditRowRecord, WriteTransactions } from './ports.js';
 import { jcs } from '../../../shared/identity/jcs.js';
 import {
   chainHash, genesisHash, signedPayloadText, type Json, type SignedRowFields,
@@ -74,9 +74,18 @@ export class ChainWriter {
   private undo: Array<() => void> = [];
   private readonly genesis = new Map<string, string>();
   private readonly tx: WriterTx;
+  private readonly db: WriteTransactions;
+  private readonly log: AuditLogStore;
 
-  constructor(private readonly store: AuditStore, private readonly keyProvider: KeyProvider, private readonly now: () => Date = () => new Date()) {
-    this.nextId = store.maxId() + 1;
+  /**
+   * @param ports the writer's transactions and the audit log tables.
+   * @param keyProvider the key ring in force, resolved at each append.
+   * @param now clock of row timestamps (test seam).
+   */
+  constructor(ports: { tx: WriteTransactions; log: AuditLogStore }, private readonly keyProvider: KeyProvider, private readonly now: () => Date = () => new Date()) {
+    this.db = ports.tx;
+    this.log = ports.log;
+    this.nextId = this.log.maxId() + 1;
     this.tx = { append: (input, keys) => this.appendNow(input, keys), keys: () => this.keyProvider() };
   }
 
@@ -128,18 +137,18 @@ export class ChainWriter {
 
   private runBatch(batch: Job[]): void {
     try {
-      this.store.transaction(() => {
+      this.db.transaction(() => {
         for (const job of batch) {
           this.undo = [];
-          if (job.savepoint) this.store.savepoint();
+          if (job.savepoint) this.db.savepoint();
           try {
             job.value = job.fn(this.tx);
-            if (job.savepoint) this.store.release();
+            if (job.savepoint) this.db.release();
             job.ok = true;
           } catch (err) {
             // A job without savepoint that already wrote cannot be undone alone: abort the group.
             if (!job.savepoint && this.undo.length > 0) throw err;
-            if (job.savepoint) this.store.rollbackToSavepoint();
+            if (job.savepoint) this.db.rollbackToSavepoint();
             for (let i = this.undo.length - 1; i >= 0; i--) this.undo[i]!();
             job.ok = false;
             job.error = err;
@@ -159,13 +168,13 @@ export class ChainWriter {
 
   private resync(): void {
     this.heads.clear();
-    this.nextId = this.store.maxId() + 1;
+    this.nextId = this.log.maxId() + 1;
   }
 
   private head(tenantId: string): Head {
     let h = this.heads.get(tenantId);
     if (!h) {
-      const last = this.store.lastRow(tenantId);
+      const last = this.log.lastRow(tenantId);
       h = last
         ? { seq: last.seq, chainHash: chainHash(last.id, last.previous_hash, last.signature, nodeHashProvider) }
         : { seq: 0, chainHash: this.genesisOf(tenantId) };
@@ -216,7 +225,7 @@ export class ChainWriter {
     };
     // Registered before the write: a failing insert marks the job as having written (see runBatch).
     this.undo.push(() => { head.seq = prevHead.seq; head.chainHash = prevHead.chainHash; this.nextId = prevId; });
-    this.store.insertRowAndHead(row, {
+    this.log.insertRowAndHead(row, {
       tenant_id: row.tenant_id, seq: row.seq, audit_log_id: id, signature, previous_hash: row.previous_hash, chain_hash: ch, key_version: row.key_version,
     });
     this.nextId = id + 1;

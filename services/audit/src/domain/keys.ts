@@ -6,17 +6,11 @@
  * fresh at every verification run, so a host can rotate keys without restarting the service.
  */
 import { createHash, createHmac } from 'node:crypto';
+import type { AuditKeyMaterial } from '../../../shared/runtime.js';
+import type { AuditRuntime, KeyProvider, KeyRing } from '../contracts/runtime.js';
 import type { HashProvider } from '../verifier/hash.js';
 
-/** The keys in force: the active one signs, all of them verify. */
-export interface KeyRing {
-  active: { version: string; key: string };
-  /** key_version label -> key text, including the active key. */
-  byVersion: ReadonlyMap<string, string>;
-}
-
-/** A function returning the key ring in force now. */
-export type KeyProvider = () => KeyRing;
+export type { KeyProvider, KeyRing } from '../contracts/runtime.js';
 
 const PLACEHOLDER = /change[-_ ]?me|placeholder|replace[-_ ]?me|^(secret|password|test|default|example.*|x+|<.*>|\$\{.*\})$/i;
 
@@ -49,6 +43,37 @@ export function keyRingFromConfig(cfg: { signingKey: string; keyVersion: string;
     byVersion.set(cfg.previousKeyVersion, cfg.previousSigningKey);
   }
   return { active: { version: cfg.keyVersion, key: cfg.signingKey }, byVersion };
+}
+
+/**
+ * A key provider over the host's live key material: the ring is rebuilt (and validated) only when
+ * the material object changes. A rotated-in bad key keeps the previous ring and is reported once.
+ * @throws Error on the first call when the first material is unacceptable.
+ */
+export function liveKeyProvider(material: () => AuditKeyMaterial): KeyProvider {
+  let last: AuditKeyMaterial | null = null;
+  let ring: KeyRing | null = null;
+  return () => {
+    const m = material();
+    if (m !== last || !ring) {
+      try { ring = keyRingFromConfig(m); } catch (err) { if (!ring) throw err; }
+      last = m;
+    }
+    return ring!;
+  };
+}
+
+/**
+ * The key provider the service runs with: `runtime.auditKeys`, else the live provider over
+ * `runtime.auditKeyMaterial`, else the config's keys. The config's keys are validated first and
+ * the chosen provider is called once, so a bad key refuses the start before anything opens.
+ * @throws Error naming the variable when a key is missing, short or a placeholder.
+ */
+export function resolveKeyProvider(cfg: AuditKeyMaterial, runtime: AuditRuntime): KeyProvider {
+  const configRing = keyRingFromConfig(cfg);
+  const keys: KeyProvider = runtime.auditKeys ?? (runtime.auditKeyMaterial ? liveKeyProvider(runtime.auditKeyMaterial) : () => configRing);
+  keys();
+  return keys;
 }
 
 /** `node:crypto` implementation of the verifier's hash provider (much faster than the pure one). */

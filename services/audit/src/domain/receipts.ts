@@ -4,67 +4,84 @@
  *
  * A receipt exists from a turn's first event (`pending`), becomes `sealed` with the envelope and
  * `verified` once `POST /v1/receipts/{turn_id}/verify` checked its bundle server-side. Detail, proof
- * and bundle exist only once sealed.
+ * and bundle exist only once sealed. The `...For` methods are the use cases of the routes: they
+ * apply the turn service's visibility and answer 404 `receipt_not_sealed` before the seal.
  */
-import type { AuditStore, TurnRecord } from '../store/audit-store.js';
-import { chainHash, type EnvelopePayload } from '../verifier/format.js';
-import type { EnvelopeRecord, ProofExport, ReceiptBundle, ReceiptDetail, ReceiptObject, VerificationReport } from '../verifier/types.js';
+import { DomainError, invalidInput } from '../../../shared/kit/domain-error.js';
+import type { ProofExport, ReceiptBundle, ReceiptDetail, EnvelopeRecord } from '../contracts/receipt-format.js';
+import type { ReceiptPage, ReceiptVerifyResponse } from '../contracts/receipts.js';
+import { chainHash } from '../verifier/format.js';
+import type { VerificationReport } from '../verifier/types.js';
 import { verifyBundle } from '../verifier/verify.js';
+import { ownerFilter, type Viewer } from './access.js';
+import { orderedEvents } from './events.js';
 import { nodeHashProvider, type KeyProvider } from './keys.js';
-import { orderedEvents } from './turns.js';
+import type { AuditLogStore, EnvelopeStore, TurnEventStore, TurnRecord, TurnStore } from './ports.js';
+import { envelopeRecordOf, receiptOf } from './receipt-views.js';
 
-/** The receipt tier this service issues. */
-export const RECEIPT_TIER = 'attestable';
-
-/** A list item of `GET /v1/receipts`: the receipt plus when it was sealed / verified. */
-export interface ReceiptListItem extends ReceiptObject {
-  sealed_at: string | null;
-  verified_at: string | null;
+/** 404 `receipt_not_sealed` for a turn that exists but is not sealed yet (spec "Errors"). */
+export function notSealed(turnId: string): DomainError<'receipt_not_sealed'> {
+  return new DomainError('receipt_not_sealed', `turn ${turnId} is not sealed yet`);
 }
 
-/** The receipt object of a turn (spec "Receipt"). */
-export function receiptOf(t: TurnRecord): ReceiptObject {
-  const base = `/v1/receipts/${encodeURIComponent(t.turn_id)}`;
-  return {
-    id: t.receipt_id, turn_id: t.turn_id, tier: RECEIPT_TIER, status: t.status, sealed: t.status !== 'pending',
-    receipt_url: base, proof_url: `${base}/proof`, bundle_url: `${base}/bundle`,
-  };
+/** The tables receipts read. */
+export interface ReceiptPorts {
+  turns: TurnStore;
+  events: TurnEventStore;
+  envelopes: EnvelopeStore;
+  log: AuditLogStore;
 }
 
-/** Read side of receipts over the store. */
+/** Who may see a turn (the turn service). */
+export interface TurnVisibility {
+  /** @throws DomainError `turn_not_found` when absent or not the viewer's. */
+  visibleTurn(tenantId: string, viewer: Viewer, turnId: string): TurnRecord;
+}
+
+/** Read side of receipts over the store, and their server-side verification. */
 export class ReceiptService {
-  constructor(private readonly store: AuditStore, private readonly keys: KeyProvider) {}
+  private readonly turns: TurnStore;
+  private readonly events: TurnEventStore;
+  private readonly envelopes: EnvelopeStore;
+  private readonly log: AuditLogStore;
+
+  /**
+   * @param ports the tables receipts read; @param keys the key ring in force (verification);
+   * @param visibility who may see which turn (the turn service).
+   */
+  constructor(ports: ReceiptPorts, private readonly keys: KeyProvider, private readonly visibility: TurnVisibility) {
+    this.turns = ports.turns;
+    this.events = ports.events;
+    this.envelopes = ports.envelopes;
+    this.log = ports.log;
+  }
 
   /** The turn, or undefined when the audit service never saw it. */
   turn(tenantId: string, turnId: string): TurnRecord | undefined {
-    return this.store.getTurn(tenantId, turnId);
+    return this.turns.get(tenantId, turnId);
   }
 
   /** The envelope record of a sealed turn, or null. */
   envelope(tenantId: string, turnId: string): EnvelopeRecord | null {
-    const e = this.store.getEnvelope(tenantId, turnId);
-    if (!e) return null;
-    return {
-      payload: JSON.parse(e.payload) as EnvelopePayload, signature: e.signature, key_version: e.key_version, audit_log_id: e.audit_log_id,
-      audit_seq: e.audit_seq, audit_previous_hash: e.audit_previous_hash, audit_signature: e.audit_signature, audit_chain_hash: e.audit_chain_hash,
-    };
+    const e = this.envelopes.get(tenantId, turnId);
+    return e ? envelopeRecordOf(e) : null;
   }
 
   /** Receipt detail `{receipt, envelope, events}` of a sealed turn, or null before the seal. */
   detail(tenantId: string, turnId: string): ReceiptDetail | null {
-    const t = this.store.getTurn(tenantId, turnId);
+    const t = this.turns.get(tenantId, turnId);
     const env = this.envelope(tenantId, turnId);
     if (!t || !env) return null;
     // Exactly the sealed events, in the envelope's order (none arrive after the seal).
-    return { receipt: receiptOf(t), envelope: env, events: orderedEvents(this.store.eventsOfTurn(tenantId, turnId)) };
+    return { receipt: receiptOf(t), envelope: env, events: orderedEvents(this.events.ofTurn(tenantId, turnId)) };
   }
 
   /** Proof export `{receipt, envelope, audit_chain: {suffix}}`, or null before the seal. */
   proof(tenantId: string, turnId: string): ProofExport | null {
-    const t = this.store.getTurn(tenantId, turnId);
+    const t = this.turns.get(tenantId, turnId);
     const env = this.envelope(tenantId, turnId);
     if (!t || !env) return null;
-    const suffix = this.store.suffixFrom(tenantId, env.audit_seq).map((r) => ({
+    const suffix = this.log.suffixFrom(tenantId, env.audit_seq).map((r) => ({
       id: r.id, seq: r.seq, signed_payload: r.signed_payload, signature: r.signature, previous_hash: r.previous_hash,
       key_version: r.key_version, chain_hash: chainHash(r.id, r.previous_hash, r.signature, nodeHashProvider),
     }));
@@ -78,22 +95,40 @@ export class ReceiptService {
     return detail && proof ? { detail, proof } : null;
   }
 
+  /** `GET /v1/receipts/:turn_id`. @throws DomainError `turn_not_found`, `receipt_not_sealed`. */
+  detailFor(tenantId: string, viewer: Viewer, turnId: string): ReceiptDetail {
+    this.visibility.visibleTurn(tenantId, viewer, turnId);
+    return this.detail(tenantId, turnId) ?? throwNotSealed(turnId);
+  }
+
+  /** `GET /v1/receipts/:turn_id/proof` and `GET /v1/turns/:turn_id/proof`. @throws `turn_not_found`, `receipt_not_sealed`. */
+  proofFor(tenantId: string, viewer: Viewer, turnId: string): ProofExport {
+    this.visibility.visibleTurn(tenantId, viewer, turnId);
+    return this.proof(tenantId, turnId) ?? throwNotSealed(turnId);
+  }
+
+  /** `GET /v1/receipts/:turn_id/bundle`. @throws `turn_not_found`, `receipt_not_sealed`. */
+  bundleFor(tenantId: string, viewer: Viewer, turnId: string): ReceiptBundle {
+    this.visibility.visibleTurn(tenantId, viewer, turnId);
+    return this.bundle(tenantId, turnId) ?? throwNotSealed(turnId);
+  }
+
   /**
-   * Sealed receipts newest first. `cursor` is the opaque value of a previous page's `next_cursor`;
-   * `principalId` narrows to one owner (null: the whole tenant).
-   * @throws TypeError on a malformed cursor.
+   * Sealed receipts newest first (`GET /v1/receipts`): the whole tenant for admins and service
+   * accounts, else the viewer's own. `cursor` is the opaque value of a previous page's `next_cursor`.
+   * @throws DomainError 400 `invalid_request` (field `querystring.cursor`) on a cursor this service did not issue.
    */
-  list(tenantId: string, limit: number, cursor: string | undefined, principalId: string | null): { items: ReceiptListItem[]; next_cursor?: string } {
+  listFor(tenantId: string, viewer: Viewer, limit: number, cursor: string | undefined): ReceiptPage {
     let before = Number.MAX_SAFE_INTEGER;
     if (cursor !== undefined) {
       const n = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-      if (!Number.isSafeInteger(n) || n <= 0) throw new TypeError('bad cursor');
+      if (!Number.isSafeInteger(n) || n <= 0) throw invalidInput('cursor is not a value this service issued', 'querystring.cursor');
       before = n;
     }
-    const rows = this.store.sealedTurns(tenantId, before, limit + 1, principalId);
+    const rows = this.turns.sealed(tenantId, before, limit + 1, ownerFilter(viewer));
     const page = rows.slice(0, limit);
     const items = page.map((t) => ({ ...receiptOf(t), sealed_at: t.sealed_at, verified_at: t.verified_at }));
-    const out: { items: ReceiptListItem[]; next_cursor?: string } = { items };
+    const out: ReceiptPage = { items };
     if (rows.length > limit) out.next_cursor = Buffer.from(String(page[page.length - 1]!.sealed_seq), 'utf8').toString('base64url');
     return out;
   }
@@ -106,7 +141,25 @@ export class ReceiptService {
     const bundle = this.bundle(tenantId, turnId);
     if (!bundle) return null;
     const report = verifyBundle(bundle, { keys: this.keys().byVersion, hash: nodeHashProvider });
-    if (report.ok) this.store.markVerified(tenantId, turnId, now.toISOString(), by);
-    return { report, turn: this.store.getTurn(tenantId, turnId)! };
+    if (report.ok) this.turns.markVerified(tenantId, turnId, now.toISOString(), by);
+    return { report, turn: this.turns.get(tenantId, turnId)! };
   }
+
+  /**
+   * `POST /v1/receipts/:turn_id/verify` by `viewer` (recorded as `verified_by`).
+   * @throws DomainError `turn_not_found`, `receipt_not_sealed`.
+   */
+  verifyFor(tenantId: string, viewer: Viewer, turnId: string, now: Date = new Date()): ReceiptVerifyResponse {
+    this.visibility.visibleTurn(tenantId, viewer, turnId);
+    const r = this.verify(tenantId, turnId, viewer.id, now) ?? throwNotSealed(turnId);
+    return {
+      ok: r.report.ok,
+      checks: r.report.checks.map((c) => ({ id: c.id, title: c.title, ok: c.ok, detail: c.detail })),
+      receipt: receiptOf(r.turn), verified_at: r.turn.verified_at, verified_by: r.turn.verified_by,
+    };
+  }
+}
+
+function throwNotSealed(turnId: string): never {
+  throw notSealed(turnId);
 }

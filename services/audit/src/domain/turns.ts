@@ -1,6 +1,6 @@
 /**
- * Turn events and sealing (spec "Turn event", "Turn envelope", "States and transitions", "Events";
- * DESIGN.md "Receipt format v1").
+ * The turn service (spec "Turn event", "Turn envelope", "States and transitions", "Events";
+ * DESIGN.md "Receipt format v1"): ingestion, sealing, and who may see which turn.
  *
  * Ingestion: events are keyed (tenant_id, turn_id, event_id); a re-delivered event is a no-op
  * (`duplicate`), an event for a sealed turn is rejected (`turn_sealed`). The first event of a turn
@@ -10,87 +10,28 @@
  * Sealing: events in leaf order, leaves `H(0x00 || JCS(event))`, RFC 6962 root, envelope signed
  * with the active key, anchored by a `turn.envelope.sealed` audit row: envelope, anchor row,
  * checkpoint and receipt state change commit together.
+ *
+ * Visibility (`access.ts`): admins and service accounts see every turn of the tenant, other users
+ * the turns they started; a turn the caller may not see is `turn_not_found`, as if absent.
  */
 import { monotonicFactory } from 'ulid';
-import type { AuditStore, TurnEventRecord, TurnRecord } from '../store/audit-store.js';
+import { jcs } from '../../../shared/identity/jcs.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
+import { MAX_EVENTS_PER_BATCH, type IngestResult, type TurnView } from '../contracts/turns.js';
 import {
   ANCHOR_ACTION, ANCHOR_RESOURCE_TYPE, CANONICALIZATION_VERSION, ENVELOPE_DETAIL_TYPE,
-  anchorDetailOf, compareEvents, envelopeSignature, leafHash, leafEventOf,
+  anchorDetailOf, envelopeSignature, leafHash,
   type EnvelopePayload, type EnvelopeStatus, type Json, type LeafEvent, type SealReason,
 } from '../verifier/format.js';
-import { jcs } from '../../../shared/identity/jcs.js';
 import { merkleRootHex } from '../verifier/merkle.js';
+import { seesWholeTenant, type Viewer } from './access.js';
 import type { ChainWriter, WriterTx } from './chain-writer.js';
+import { normaliseEvent, orderedEvents, TERMINAL_TYPES } from './events.js';
 import { nodeHashProvider } from './keys.js';
-
-/** Payload types the spec names (plus the contract-only cap token events). */
-export const PAYLOAD_TYPES: ReadonlySet<string> = new Set([
-  'turn_started', 'turn_sealed', 'turn_failed', 'prompt_generated', 'tool_called', 'tool_returned', 'model_invoked',
-  'model_response', 'guardrail_verdict', 'memory_op', 'rag_chunks_retrieved', 'cap_token_issued', 'cap_token_rejected',
-]);
-
-/** Terminal payload types (spec "Events"). */
-export const TERMINAL_TYPES: ReadonlySet<string> = new Set(['turn_sealed', 'turn_failed']);
-
-/** Per-event rejection reasons of `POST /v1/turns/events`. */
-export type RejectReason =
-  | 'turn_sealed' | 'invalid_event' | 'invalid_turn_id' | 'invalid_event_id' | 'invalid_occurred_at'
-  | 'invalid_payload_type' | 'invalid_payload_json' | 'invalid_sequence';
-
-/** Result of an ingestion batch (the body the turn-event client expects). */
-export interface IngestResult {
-  accepted: number;
-  duplicates: number;
-  rejected: Array<{ event_id: string | null; reason: RejectReason }>;
-}
-
-const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const MAX_TEXT = 256;
-/** Largest payload_json accepted, characters (bodies belong in artifacts). */
-export const MAX_PAYLOAD_JSON = 256 * 1024;
+import type { EnvelopeStore, TurnEventStore, TurnRecord, TurnStore } from './ports.js';
+import { envelopeRecordOf, receiptOf } from './receipt-views.js';
 
 const nextUlid = monotonicFactory();
-
-/**
- * Validate and normalise one wire event under the pinned tenant. occurred_at becomes
- * `YYYY-MM-DDTHH:mm:ss.sssZ` (so string order is time order); emitter_instance absent -> null.
- */
-export function normaliseEvent(raw: unknown, tenantId: string): { ok: true; event: LeafEvent } | { ok: false; event_id: string | null; reason: RejectReason } {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, event_id: null, reason: 'invalid_event' };
-  const r = raw as Record<string, unknown>;
-  const eventId = typeof r.event_id === 'string' ? r.event_id : null;
-  const bad = (reason: RejectReason) => ({ ok: false as const, event_id: eventId, reason });
-  if (eventId === null || !ID_RE.test(eventId)) return bad('invalid_event_id');
-  if (typeof r.turn_id !== 'string' || !ID_RE.test(r.turn_id)) return bad('invalid_turn_id');
-  for (const k of ['principal_id', 'emitter_service'] as const) {
-    if (typeof r[k] !== 'string' || (r[k] as string).length === 0 || (r[k] as string).length > MAX_TEXT) return bad('invalid_event');
-  }
-  const inst = r.emitter_instance;
-  if (inst !== undefined && inst !== null && (typeof inst !== 'string' || inst.length > MAX_TEXT)) return bad('invalid_event');
-  if (typeof r.occurred_at !== 'string' || !RFC3339.test(r.occurred_at)) return bad('invalid_occurred_at');
-  const t = Date.parse(r.occurred_at);
-  if (!Number.isFinite(t)) return bad('invalid_occurred_at');
-  const occurred = new Date(t).toISOString();
-  if (occurred.length !== 24) return bad('invalid_occurred_at');
-  if (typeof r.sequence_in_service !== 'number' || !Number.isSafeInteger(r.sequence_in_service) || r.sequence_in_service < 0) return bad('invalid_sequence');
-  if (typeof r.payload_type !== 'string' || !PAYLOAD_TYPES.has(r.payload_type)) return bad('invalid_payload_type');
-  if (typeof r.payload_json !== 'string' || r.payload_json.length > MAX_PAYLOAD_JSON) return bad('invalid_payload_json');
-  try { JSON.parse(r.payload_json); } catch { return bad('invalid_payload_json'); }
-  return {
-    ok: true,
-    event: {
-      turn_id: r.turn_id, event_id: eventId, tenant_id: tenantId, principal_id: r.principal_id as string,
-      emitter_service: r.emitter_service as string, emitter_instance: (inst as string | null | undefined) ?? null, occurred_at: occurred,
-      sequence_in_service: r.sequence_in_service, payload_type: r.payload_type, payload_json: r.payload_json,
-    },
-  };
-}
-
-/** Events of a turn in leaf order, as leaf objects (exactly the ten leaf fields). */
-export function orderedEvents(rows: readonly TurnEventRecord[]): LeafEvent[] {
-  return rows.map((r) => leafEventOf(r)).sort(compareEvents);
-}
 
 /** Build the envelope payload of a turn from its ordered events. */
 export function buildEnvelopePayload(tenantId: string, turnId: string, status: EnvelopeStatus, reason: SealReason, events: readonly LeafEvent[]): EnvelopePayload {
@@ -102,15 +43,61 @@ export function buildEnvelopePayload(tenantId: string, turnId: string, status: E
   };
 }
 
-/** Turn ingestion and sealing over the store and the single writer. */
+/** 404 `turn_not_found` (spec "Errors"). */
+export function turnNotFound(turnId: string): DomainError<'turn_not_found'> {
+  return new DomainError('turn_not_found', `no turn ${turnId}`);
+}
+
+/** The tables the turn service reads and writes. */
+export interface TurnPorts {
+  turns: TurnStore;
+  events: TurnEventStore;
+  envelopes: EnvelopeStore;
+}
+
+/** Turn ingestion, sealing and visibility over the store and the single writer. */
 export class TurnService {
-  constructor(private readonly store: AuditStore, private readonly writer: ChainWriter, private readonly nowMs: () => number = Date.now) {}
+  private readonly turns: TurnStore;
+  private readonly events: TurnEventStore;
+  private readonly envelopes: EnvelopeStore;
+
+  /**
+   * @param ports the turn tables; @param writer the single writer (every write goes through it);
+   * @param nowMs clock, Unix ms (test seam).
+   */
+  constructor(ports: TurnPorts, private readonly writer: ChainWriter, private readonly nowMs: () => number = Date.now) {
+    this.turns = ports.turns;
+    this.events = ports.events;
+    this.envelopes = ports.envelopes;
+  }
+
+  /**
+   * The turn if `viewer` may see it (admins and service accounts: any turn of the tenant; users:
+   * the turns they started). @throws DomainError 404 `turn_not_found` when absent or not the caller's.
+   */
+  visibleTurn(tenantId: string, viewer: Viewer, turnId: string): TurnRecord {
+    const t = this.turns.get(tenantId, turnId);
+    if (!t || (!seesWholeTenant(viewer) && t.principal_id !== viewer.id)) throw turnNotFound(turnId);
+    return t;
+  }
+
+  /** State of a turn the viewer may see, pending or sealed (`GET /v1/turns/:turn_id`). @throws `turn_not_found`. */
+  view(tenantId: string, viewer: Viewer, turnId: string): TurnView {
+    const t = this.visibleTurn(tenantId, viewer, turnId);
+    const env = this.envelopes.get(tenantId, t.turn_id);
+    return {
+      turn_id: t.turn_id, tenant_id: t.tenant_id, principal_id: t.principal_id, receipt: receiptOf(t),
+      event_count: this.events.ofTurn(tenantId, t.turn_id).length, envelope: env ? envelopeRecordOf(env) : null,
+    };
+  }
 
   /**
    * Ingest a batch under the pinned tenant. Invalid events are rejected one by one; the rest are
    * stored, and turns whose terminal event arrived are sealed, all in one transaction.
+   * @throws DomainError 413 `payload_too_large` over `MAX_EVENTS_PER_BATCH` events.
    */
   async ingest(rawEvents: readonly unknown[], tenantId: string): Promise<IngestResult> {
+    if (rawEvents.length > MAX_EVENTS_PER_BATCH) throw new DomainError('payload_too_large', `at most ${MAX_EVENTS_PER_BATCH} events per batch`);
     const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] };
     const valid: LeafEvent[] = [];
     for (const raw of rawEvents) {
@@ -122,14 +109,14 @@ export class TurnService {
       const received = this.nowMs();
       const toSeal = new Set<string>();
       for (const e of valid) {
-        if (this.store.eventExists(tenantId, e.turn_id, e.event_id)) { result.duplicates++; continue; }
-        const turn = this.store.getTurn(tenantId, e.turn_id);
+        if (this.events.exists(tenantId, e.turn_id, e.event_id)) { result.duplicates++; continue; }
+        const turn = this.turns.get(tenantId, e.turn_id);
         if (turn && turn.status !== 'pending') { result.rejected.push({ event_id: e.event_id, reason: 'turn_sealed' }); continue; }
-        if (!turn) this.store.insertTurn(tenantId, e.turn_id, nextUlid(), e.principal_id, received);
-        this.store.insertEvent({ ...e, received_ms: received });
+        if (!turn) this.turns.insert(tenantId, e.turn_id, nextUlid(), e.principal_id, received);
+        this.events.insert({ ...e, received_ms: received });
         result.accepted++;
         if (TERMINAL_TYPES.has(e.payload_type)) {
-          this.store.setTerminal(tenantId, e.turn_id, e.payload_type);
+          this.turns.setTerminal(tenantId, e.turn_id, e.payload_type);
           toSeal.add(e.turn_id);
         }
       }
@@ -144,9 +131,9 @@ export class TurnService {
    * @returns the payload, or null when the turn is unknown or already sealed.
    */
   sealInTx(tx: WriterTx, tenantId: string, turnId: string, reason: SealReason): EnvelopePayload | null {
-    const turn = this.store.getTurn(tenantId, turnId);
+    const turn = this.turns.get(tenantId, turnId);
     if (!turn || turn.status !== 'pending') return null;
-    const events = orderedEvents(this.store.eventsOfTurn(tenantId, turnId));
+    const events = orderedEvents(this.events.ofTurn(tenantId, turnId));
     const status = statusFor(turn, reason, events);
     const payload = buildEnvelopePayload(tenantId, turnId, status, reason, events);
     const ring = tx.keys();
@@ -155,18 +142,29 @@ export class TurnService {
       tenant_id: tenantId, user_id: turn.principal_id, action: ANCHOR_ACTION, resource_type: ANCHOR_RESOURCE_TYPE, resource_id: turnId,
       detail_type: ENVELOPE_DETAIL_TYPE, detail: anchorDetailOf(payload, signature, nodeHashProvider) as unknown as Json,
     }, ring);
-    this.store.insertEnvelope({
+    this.envelopes.insert({
       tenant_id: tenantId, turn_id: turnId, payload: jcs(payload), signature, key_version: ring.active.version,
       audit_log_id: row.id, audit_seq: row.seq, audit_previous_hash: row.previous_hash, audit_signature: row.signature,
       audit_chain_hash: row.chain_hash, sealed_at: row.timestamp,
     });
-    this.store.markSealed(tenantId, turnId, row.timestamp, row.seq);
+    this.turns.markSealed(tenantId, turnId, row.timestamp, row.seq);
     return payload;
   }
 
-  /** Seal one turn now (seal_reason `manual`). @returns whether it was sealed by this call. */
+  /** Seal one turn now (seal_reason `manual` by default). @returns whether it was sealed by this call. */
   async sealNow(tenantId: string, turnId: string, reason: SealReason = 'manual'): Promise<boolean> {
     return this.writer.submit((tx) => this.sealInTx(tx, tenantId, turnId, reason) !== null);
+  }
+
+  /**
+   * Seal an open turn now with seal_reason `manual` (spec "Turn envelope"), e.g. a turn whose
+   * emitter died before its terminal event.
+   * @throws DomainError 404 `turn_not_found`, 409 `already_sealed`.
+   */
+  async sealManually(tenantId: string, turnId: string): Promise<{ turn_id: string; sealed: true; seal_reason: 'manual' }> {
+    if (!this.turns.get(tenantId, turnId)) throw turnNotFound(turnId);
+    if (!await this.sealNow(tenantId, turnId, 'manual')) throw new DomainError('already_sealed', `turn ${turnId} is already sealed`);
+    return { turn_id: turnId, sealed: true, seal_reason: 'manual' };
   }
 
   /**
@@ -174,7 +172,7 @@ export class TurnService {
    * ago (seal_reason `watermark_timeout`). @returns how many were sealed.
    */
   async sealStalled(watermarkSeconds: number, limit: number): Promise<number> {
-    const stalled = this.store.stalledTurns(this.nowMs() - watermarkSeconds * 1000, limit);
+    const stalled = this.turns.stalled(this.nowMs() - watermarkSeconds * 1000, limit);
     if (stalled.length === 0) return 0;
     return this.writer.submit((tx) => {
       let n = 0;

@@ -11,65 +11,35 @@
  * All four answer 404 (`receipt_not_sealed`) until the turn is sealed, 404 `turn_not_found` for a
  * turn the caller cannot see; 400 `invalid_request` for a bad cursor.
  */
-import type { FastifyInstance } from 'fastify';
-import { invalidRequest } from '../../../shared/http/errors.js';
-import { requirePrincipal } from '../../../shared/http/server.js';
-import type { ReceiptVerifyResponse } from '../contracts.js';
-import { receiptOf } from '../domain/receipts.js';
-import { isPrivileged, notSealed, TURN_PARAM, visibleTurn, type AuditContext } from './context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requirePrincipal } from '../../../shared/kit/principal.js';
+import {
+  ProofExportSchema, ReceiptBundleSchema, ReceiptDetailSchema, ReceiptListQuerySchema, ReceiptPageSchema, ReceiptVerifyResponseSchema,
+  TurnParamsSchema,
+} from '../contracts.js';
+import type { ReceiptService } from '../domain/receipts.js';
+
+/** Options of `receiptRoutes`. */
+export interface ReceiptRoutesOptions {
+  /** The pinned tenant. */
+  tenantId: string;
+  receipts: ReceiptService;
+}
 
 /** Register the receipt routes. */
-export function receiptRoutes(ctx: AuditContext) {
-  return async (app: FastifyInstance): Promise<void> => {
-    app.get<{ Querystring: { limit?: number; cursor?: string } }>('/v1/receipts', {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, cursor: { type: 'string', maxLength: 64 } },
-        },
-      },
-    }, async (req) => {
-      const p = requirePrincipal(req);
-      try {
-        return ctx.receipts.list(ctx.tenantId, req.query.limit ?? 50, req.query.cursor, isPrivileged(p) ? null : p.id);
-      } catch (err) {
-        if (err instanceof TypeError) throw invalidRequest('cursor is not a value this service issued', 'querystring.cursor');
-        throw err;
-      }
-    });
+export const receiptRoutes: FastifyPluginAsyncTypebox<ReceiptRoutesOptions> = async (app, { tenantId, receipts }) => {
+  app.get('/v1/receipts', { schema: { querystring: ReceiptListQuerySchema, response: { 200: ReceiptPageSchema } } },
+    async (req) => receipts.listFor(tenantId, requirePrincipal(req), req.query.limit ?? 50, req.query.cursor));
 
-    app.get<{ Params: { turn_id: string } }>('/v1/receipts/:turn_id', { schema: { params: TURN_PARAM } }, async (req) => {
-      visibleTurn(ctx, req, req.params.turn_id);
-      const d = ctx.receipts.detail(ctx.tenantId, req.params.turn_id);
-      if (!d) throw notSealed(req.params.turn_id);
-      return d;
-    });
+  app.get('/v1/receipts/:turn_id', { schema: { params: TurnParamsSchema, response: { 200: ReceiptDetailSchema } } },
+    async (req) => receipts.detailFor(tenantId, requirePrincipal(req), req.params.turn_id));
 
-    app.get<{ Params: { turn_id: string } }>('/v1/receipts/:turn_id/proof', { schema: { params: TURN_PARAM } }, async (req) => {
-      visibleTurn(ctx, req, req.params.turn_id);
-      const d = ctx.receipts.proof(ctx.tenantId, req.params.turn_id);
-      if (!d) throw notSealed(req.params.turn_id);
-      return d;
-    });
+  app.get('/v1/receipts/:turn_id/proof', { schema: { params: TurnParamsSchema, response: { 200: ProofExportSchema } } },
+    async (req) => receipts.proofFor(tenantId, requirePrincipal(req), req.params.turn_id));
 
-    app.get<{ Params: { turn_id: string } }>('/v1/receipts/:turn_id/bundle', { schema: { params: TURN_PARAM } }, async (req) => {
-      visibleTurn(ctx, req, req.params.turn_id);
-      const d = ctx.receipts.bundle(ctx.tenantId, req.params.turn_id);
-      if (!d) throw notSealed(req.params.turn_id);
-      return d;
-    });
+  app.get('/v1/receipts/:turn_id/bundle', { schema: { params: TurnParamsSchema, response: { 200: ReceiptBundleSchema } } },
+    async (req) => receipts.bundleFor(tenantId, requirePrincipal(req), req.params.turn_id));
 
-    app.post<{ Params: { turn_id: string } }>('/v1/receipts/:turn_id/verify', { schema: { params: TURN_PARAM } }, async (req) => {
-      const p = requirePrincipal(req);
-      visibleTurn(ctx, req, req.params.turn_id);
-      const r = ctx.receipts.verify(ctx.tenantId, req.params.turn_id, p.id);
-      if (!r) throw notSealed(req.params.turn_id);
-      const body: ReceiptVerifyResponse = {
-        ok: r.report.ok,
-        checks: r.report.checks.map((c) => ({ id: c.id, title: c.title, ok: c.ok, detail: c.detail })),
-        receipt: receiptOf(r.turn), verified_at: r.turn.verified_at, verified_by: r.turn.verified_by,
-      };
-      return body;
-    });
-  };
-}
+  app.post('/v1/receipts/:turn_id/verify', { schema: { params: TurnParamsSchema, response: { 200: ReceiptVerifyResponseSchema } } },
+    async (req) => receipts.verifyFor(tenantId, requirePrincipal(req), req.params.turn_id));
+};

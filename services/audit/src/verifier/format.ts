@@ -4,19 +4,15 @@
  * verifier to check, so the two cannot drift. Pure: no I/O, hashes through an injected provider.
  */
 import { jcs } from '../../../shared/identity/jcs.js';
+import type { AnchorDetail, EnvelopePayload, LeafEvent } from '../contracts/receipt-format.js';
+import type { Json } from '../contracts/common.js';
 import { type HashProvider, pureHashProvider, toHex, utf8 } from './hash.js';
 
-/** `detail_type` and version strings fixed by the spec ("Versioning" 3). */
-export const ENVELOPE_DETAIL_TYPE = 'turn_envelope_v1';
-/** Canonicalization label carried in every envelope. */
-export const CANONICALIZATION_VERSION = 'rfc8785-v1';
-/** Action of the audit row that anchors a sealed envelope (spec "Audit actions"). */
-export const ANCHOR_ACTION = 'turn.envelope.sealed';
-/** resource_type of the anchor row. */
-export const ANCHOR_RESOURCE_TYPE = 'turn';
-
-/** JSON value (what JCS accepts). */
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export {
+  ENVELOPE_DETAIL_TYPE, CANONICALIZATION_VERSION, ANCHOR_ACTION, ANCHOR_RESOURCE_TYPE,
+} from '../contracts/receipt-format.js';
+export type { LeafEvent, EnvelopeStatus, SealReason, EnvelopePayload, AnchorDetail } from '../contracts/receipt-format.js';
+export type { Json } from '../contracts/common.js';
 
 /**
  * The signed fields of an audit row (DESIGN.md: signed_payload = JCS of exactly these keys,
@@ -45,64 +41,17 @@ export const SIGNED_ROW_KEYS = [
   'detail', 'previous_hash', 'agent_id', 'agent_chain', 'delegated_by', 'key_version',
 ] as const;
 
-/** A turn event exactly as hashed into a leaf (spec "Turn event"; DESIGN.md leaf rule). */
-export interface LeafEvent {
-  turn_id: string;
-  event_id: string;
-  tenant_id: string;
-  principal_id: string;
-  emitter_service: string;
-  emitter_instance: string | null;
-  /** RFC 3339 UTC string. */
-  occurred_at: string;
-  sequence_in_service: number;
-  payload_type: string;
-  /** The stored JSON text, hashed as a string. */
-  payload_json: string;
-}
-
 /** Keys of a leaf event, exactly. */
 export const LEAF_EVENT_KEYS = [
   'turn_id', 'event_id', 'tenant_id', 'principal_id', 'emitter_service', 'emitter_instance',
   'occurred_at', 'sequence_in_service', 'payload_type', 'payload_json',
 ] as const;
 
-/** Envelope status (spec "Turn envelope"). */
-export type EnvelopeStatus = 'completed' | 'failed';
-/** Why a turn was sealed (spec "Turn envelope"). */
-export type SealReason = 'terminal_event' | 'watermark_timeout' | 'manual';
-
-/** The signed envelope payload (spec "Turn envelope"), exactly these keys. */
-export interface EnvelopePayload {
-  detail_type: typeof ENVELOPE_DETAIL_TYPE;
-  tenant_id: string;
-  turn_id: string;
-  status: EnvelopeStatus;
-  seal_reason: SealReason;
-  canonicalization_version: typeof CANONICALIZATION_VERSION;
-  event_count: number;
-  event_ids: string[];
-  leaf_hashes: string[];
-  merkle_root: string;
-}
-
 /** Keys of an envelope payload, exactly. */
 export const ENVELOPE_PAYLOAD_KEYS = [
   'detail_type', 'tenant_id', 'turn_id', 'status', 'seal_reason', 'canonicalization_version',
   'event_count', 'event_ids', 'leaf_hashes', 'merkle_root',
 ] as const;
-
-/** Detail of the anchoring audit row (DESIGN.md), exactly these keys. */
-export interface AnchorDetail {
-  turn_id: string;
-  status: EnvelopeStatus;
-  seal_reason: SealReason;
-  event_count: number;
-  merkle_root: string;
-  /** H(JCS(envelope payload)). */
-  envelope_hash: string;
-  envelope_signature: string;
-}
 
 /** `H(x)`: SHA-256 lowercase hex of the UTF-8 bytes of `s` (or of raw bytes). */
 export function hashHex(data: string | Uint8Array, hp: HashProvider = pureHashProvider): string {

@@ -17,4 +17,7 @@ export {
   verifySubtreeInclusion, isValidSubtree, MerkleProofError, type MerkleErrorCode,
 } from './merkle.js';
 export { parseBundle, parseReceiptDetail, parseProofExport, isBundleShape } from './parse.js';
-export { verifyBundle, verifyReceiptJson, normaliseInput, type VerifyOptions } from './verify.js';
+export { verifyBundle, verifyReceiptJson, normaliseInput, PIPELINE, type VerifyOptions } from './verify.js';
+export { CHECK_TITLES, type Check, type CheckInput } from './check-kit.js';
+export { checkStructure, checkBinding, checkLeaves, checkMerkleRoot, checkEnvelopeHmac } from './checks-envelope.js';
+export { checkAnchor, checkSuffixHmac, checkSuffixContinuity } from './checks-chain.js';

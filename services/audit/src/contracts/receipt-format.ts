@@ -1,0 +1,180 @@
+/**
+ * Receipt format v1 wire shapes (DESIGN.md "Receipt format v1"; spec "Turn event", "Turn envelope",
+ * "Receipt", "Offline verification"): TypeBox schemas of the receipt object, envelope, proof
+ * export, receipt detail and bundle, with their types derived. The pure verifier
+ * (`verifier/`) and the routes share these; the formulas live in `verifier/format.ts`.
+ *
+ * Property order of each schema is the order the service answers today (response schemas
+ * serialise in schema order): the envelope payload is stored as JCS text and answered parsed, so
+ * its keys come in JCS (sorted) order.
+ */
+import { Type, type Static } from 'typebox';
+import { Nullable, StringEnum } from './common.js';
+
+/** `detail_type` of envelopes and anchor rows, fixed by the spec ("Versioning" 3). */
+export const ENVELOPE_DETAIL_TYPE = 'turn_envelope_v1';
+/** Canonicalization label carried in every envelope. */
+export const CANONICALIZATION_VERSION = 'rfc8785-v1';
+/** Action of the audit row that anchors a sealed envelope (spec "Audit actions"). */
+export const ANCHOR_ACTION = 'turn.envelope.sealed';
+/** resource_type of the anchor row. */
+export const ANCHOR_RESOURCE_TYPE = 'turn';
+/** The receipt tier this service issues. */
+export const RECEIPT_TIER = 'attestable';
+
+/** Receipt status (spec "States and transitions"). */
+export const ReceiptStatusSchema = StringEnum(['pending', 'sealed', 'verified'] as const);
+/** Receipt status. */
+export type ReceiptStatus = Static<typeof ReceiptStatusSchema>;
+
+/** Envelope status (spec "Turn envelope"). */
+export const EnvelopeStatusSchema = StringEnum(['completed', 'failed'] as const);
+/** Envelope status. */
+export type EnvelopeStatus = Static<typeof EnvelopeStatusSchema>;
+
+/** Why a turn was sealed (spec "Turn envelope"). */
+export const SealReasonSchema = StringEnum(['terminal_event', 'watermark_timeout', 'manual'] as const);
+/** Why a turn was sealed. */
+export type SealReason = Static<typeof SealReasonSchema>;
+
+/**
+ * A turn event exactly as hashed into a leaf (spec "Turn event"; DESIGN.md leaf rule): these ten
+ * keys, `emitter_instance` null if none, `occurred_at` RFC 3339 UTC, `payload_json` the stored text.
+ */
+export const LeafEventSchema = Type.Object({
+  turn_id: Type.String(),
+  event_id: Type.String(),
+  tenant_id: Type.String(),
+  principal_id: Type.String(),
+  emitter_service: Type.String(),
+  emitter_instance: Nullable(Type.String()),
+  /** RFC 3339 UTC string. */
+  occurred_at: Type.String(),
+  sequence_in_service: Type.Integer(),
+  payload_type: Type.String(),
+  /** The stored JSON text, hashed as a string. */
+  payload_json: Type.String(),
+});
+/** A turn event as hashed into a leaf. */
+export type LeafEvent = Static<typeof LeafEventSchema>;
+
+/** The signed envelope payload (spec "Turn envelope"), exactly these keys (JCS order). */
+export const EnvelopePayloadSchema = Type.Object({
+  canonicalization_version: StringEnum([CANONICALIZATION_VERSION] as const),
+  detail_type: StringEnum([ENVELOPE_DETAIL_TYPE] as const),
+  event_count: Type.Integer(),
+  event_ids: Type.Array(Type.String()),
+  /** `H(0x00 || JCS(event))` per event, lowercase hex, in leaf order. */
+  leaf_hashes: Type.Array(Type.String()),
+  /** RFC 6962 root over leaf_hashes, lowercase hex. */
+  merkle_root: Type.String(),
+  seal_reason: SealReasonSchema,
+  status: EnvelopeStatusSchema,
+  tenant_id: Type.String(),
+  turn_id: Type.String(),
+});
+/** The signed envelope payload. */
+export type EnvelopePayload = Static<typeof EnvelopePayloadSchema>;
+
+/** Detail of the anchoring audit row (DESIGN.md), exactly these keys. */
+export const AnchorDetailSchema = Type.Object({
+  turn_id: Type.String(),
+  status: EnvelopeStatusSchema,
+  seal_reason: SealReasonSchema,
+  event_count: Type.Integer(),
+  merkle_root: Type.String(),
+  /** H(JCS(envelope payload)). */
+  envelope_hash: Type.String(),
+  envelope_signature: Type.String(),
+});
+/** Detail of the anchoring audit row. */
+export type AnchorDetail = Static<typeof AnchorDetailSchema>;
+
+/** The receipt object of chat responses and receipt routes (spec "Receipt"). Not signed. */
+export const ReceiptObjectSchema = Type.Object({
+  /** ULID. */
+  id: Type.String(),
+  /** ULID of the turn. */
+  turn_id: Type.String(),
+  /** Always `attestable`. */
+  tier: Type.String(),
+  status: ReceiptStatusSchema,
+  sealed: Type.Boolean(),
+  /** `/v1/receipts/{turn_id}`. */
+  receipt_url: Type.String(),
+  /** `/v1/receipts/{turn_id}/proof`. */
+  proof_url: Type.String(),
+  /** `/v1/receipts/{turn_id}/bundle`. */
+  bundle_url: Type.String(),
+});
+/** The receipt object. */
+export type ReceiptObject = Static<typeof ReceiptObjectSchema>;
+
+/** The signed envelope plus its anchor (DESIGN.md proof export `envelope`). */
+export const EnvelopeRecordSchema = Type.Object({
+  payload: EnvelopePayloadSchema,
+  /** HMAC(JCS(payload)), lowercase hex. */
+  signature: Type.String(),
+  key_version: Type.String(),
+  audit_log_id: Type.Integer(),
+  audit_seq: Type.Integer(),
+  audit_previous_hash: Type.String(),
+  audit_signature: Type.String(),
+  audit_chain_hash: Type.String(),
+});
+/** The signed envelope plus its anchor. */
+export type EnvelopeRecord = Static<typeof EnvelopeRecordSchema>;
+
+/** One audit chain row of a proof suffix. */
+export const SuffixRowSchema = Type.Object({
+  id: Type.Integer(),
+  seq: Type.Integer(),
+  /** JCS text of the signed fields. */
+  signed_payload: Type.String(),
+  signature: Type.String(),
+  previous_hash: Type.String(),
+  key_version: Type.String(),
+  chain_hash: Type.String(),
+});
+/** One audit chain row of a proof suffix. */
+export type SuffixRow = Static<typeof SuffixRowSchema>;
+
+/** Proof export: `GET /v1/receipts/{turn_id}/proof`. suffix[0] is the anchoring row, then every later row. */
+export const ProofExportSchema = Type.Object({
+  receipt: ReceiptObjectSchema,
+  envelope: EnvelopeRecordSchema,
+  audit_chain: Type.Object({ suffix: Type.Array(SuffixRowSchema) }),
+});
+/** Proof export. */
+export type ProofExport = Static<typeof ProofExportSchema>;
+
+/** Receipt detail: `GET /v1/receipts/{turn_id}`; events in leaf order. */
+export const ReceiptDetailSchema = Type.Object({
+  receipt: ReceiptObjectSchema,
+  envelope: EnvelopeRecordSchema,
+  events: Type.Array(LeafEventSchema),
+});
+/** Receipt detail. */
+export type ReceiptDetail = Static<typeof ReceiptDetailSchema>;
+
+/** Bundle: `GET /v1/receipts/{turn_id}/bundle`. */
+export const ReceiptBundleSchema = Type.Object({ detail: ReceiptDetailSchema, proof: ProofExportSchema });
+/** Bundle. */
+export type ReceiptBundle = Static<typeof ReceiptBundleSchema>;
+
+/** Identifiers of the verifier's checks, in the order they run. */
+export const CHECK_IDS = ['structure', 'binding', 'leaves', 'merkle_root', 'envelope_hmac', 'anchor', 'suffix_hmac', 'suffix_continuity'] as const;
+/** A check identifier. */
+export type CheckId = (typeof CHECK_IDS)[number];
+
+/** Error codes of verification (switch on these, never on messages). */
+export type VerificationErrorCode =
+  | 'MALFORMED'
+  | 'BINDING_ERROR'
+  | 'LEAF_ERROR'
+  | 'MERKLE_ROOT_ERROR'
+  | 'ENVELOPE_SIGNATURE_ERROR'
+  | 'UNKNOWN_KEY_VERSION'
+  | 'ANCHOR_ERROR'
+  | 'ROW_SIGNATURE_ERROR'
+  | 'CHAIN_CONTINUITY_ERROR';

@@ -1,0 +1,24 @@
+/**
+ * The receipt object and envelope record as the routes answer them (spec "Receipt"; DESIGN.md
+ * "Receipt format v1": proof export `envelope`). Pure mappings from stored rows.
+ */
+import { RECEIPT_TIER, type EnvelopeRecord, type ReceiptObject } from '../contracts/receipt-format.js';
+import type { EnvelopePayload } from '../verifier/format.js';
+import type { EnvelopeRow, TurnRecord } from './ports.js';
+
+/** The receipt object of a turn (spec "Receipt"): pending until sealed, URLs under `/v1/receipts/{turn_id}`. */
+export function receiptOf(t: TurnRecord): ReceiptObject {
+  const base = `/v1/receipts/${encodeURIComponent(t.turn_id)}`;
+  return {
+    id: t.receipt_id, turn_id: t.turn_id, tier: RECEIPT_TIER, status: t.status, sealed: t.status !== 'pending',
+    receipt_url: base, proof_url: `${base}/proof`, bundle_url: `${base}/bundle`,
+  };
+}
+
+/** The envelope record of a stored envelope (payload parsed from its JCS text). */
+export function envelopeRecordOf(e: EnvelopeRow): EnvelopeRecord {
+  return {
+    payload: JSON.parse(e.payload) as EnvelopePayload, signature: e.signature, key_version: e.key_version, audit_log_id: e.audit_log_id,
+    audit_seq: e.audit_seq, audit_previous_hash: e.audit_previous_hash, audit_signature: e.audit_signature, audit_chain_hash: e.audit_chain_hash,
+  };
+}

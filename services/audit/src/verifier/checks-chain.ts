@@ -1,0 +1,87 @@
+/**
+ * The verifier's checks of the audit chain side (DESIGN.md "Receipt format v1"): the anchor row's
+ * commitment to the envelope, every suffix row's HMAC, and the continuity of the suffix. One pure
+ * function per check.
+ */
+import { jcs } from '../../../shared/identity/jcs.js';
+import {
+  ANCHOR_ACTION, ANCHOR_RESOURCE_TYPE, ENVELOPE_DETAIL_TYPE, SIGNED_ROW_KEYS, anchorDetailOf, chainHash, hmacHex,
+} from './format.js';
+import { safeEqual } from './hash.js';
+import { checkResult, Collector, type CheckInput } from './check-kit.js';
+import type { CheckResult } from './types.js';
+
+/** 6. anchor: suffix[0] is the `turn.envelope.sealed` row committing to this envelope. */
+export function checkAnchor({ bundle, hash }: CheckInput): CheckResult {
+  const env = bundle.proof.envelope;
+  const p = env.payload;
+  const c = new Collector('ANCHOR_ERROR');
+  const row = bundle.proof.audit_chain.suffix[0];
+  if (!row) c.add('the proof has no chain suffix', 'proof.audit_chain.suffix');
+  else {
+    if (row.id !== env.audit_log_id) c.add(`suffix[0].id ${row.id} is not audit_log_id ${env.audit_log_id}`, 'envelope.audit_log_id');
+    if (row.seq !== env.audit_seq) c.add(`suffix[0].seq ${row.seq} is not audit_seq ${env.audit_seq}`, 'envelope.audit_seq');
+    if (row.previous_hash !== env.audit_previous_hash) c.add('suffix[0].previous_hash differs from audit_previous_hash', 'envelope.audit_previous_hash');
+    if (row.signature !== env.audit_signature) c.add('suffix[0].signature differs from audit_signature', 'envelope.audit_signature');
+    if (row.chain_hash !== env.audit_chain_hash) c.add('suffix[0].chain_hash differs from audit_chain_hash', 'envelope.audit_chain_hash');
+    let sp: Record<string, unknown> | null = null;
+    try { sp = JSON.parse(row.signed_payload) as Record<string, unknown>; } catch { c.add('anchor signed_payload is not JSON', 'proof.audit_chain.suffix[0].signed_payload'); }
+    if (sp && typeof sp === 'object') {
+      if (sp.action !== ANCHOR_ACTION) c.add(`anchor action is ${String(sp.action)}`, 'suffix[0].signed_payload.action');
+      if (sp.resource_type !== ANCHOR_RESOURCE_TYPE) c.add(`anchor resource_type is ${String(sp.resource_type)}`, 'suffix[0].signed_payload.resource_type');
+      if (sp.resource_id !== p.turn_id) c.add(`anchor resource_id ${String(sp.resource_id)} is not turn ${p.turn_id}`, 'suffix[0].signed_payload.resource_id');
+      if (sp.detail_type !== ENVELOPE_DETAIL_TYPE) c.add(`anchor detail_type is ${String(sp.detail_type)}`, 'suffix[0].signed_payload.detail_type');
+      if (sp.tenant_id !== p.tenant_id) c.add(`anchor tenant ${String(sp.tenant_id)} is not ${p.tenant_id}`, 'suffix[0].signed_payload.tenant_id');
+      let detailText = '';
+      try { detailText = jcs(sp.detail ?? null); } catch { /* reported below */ }
+      if (detailText !== jcs(anchorDetailOf(p, env.signature, hash))) c.add('anchor detail does not commit to this envelope (hash, signature, root or status differ)', 'suffix[0].signed_payload.detail');
+    }
+  }
+  return checkResult('anchor', c, `row id ${env.audit_log_id} seq ${env.audit_seq} commits to the envelope`);
+}
+
+/** 7. suffix_hmac: every suffix row's HMAC under its key_version; its signed payload agrees with the row. */
+export function checkSuffixHmac({ bundle, keys, hash }: CheckInput): CheckResult {
+  const p = bundle.proof.envelope.payload;
+  const suffix = bundle.proof.audit_chain.suffix;
+  const c = new Collector('ROW_SIGNATURE_ERROR');
+  const versions = new Set<string>();
+  suffix.forEach((row, i) => {
+    const at = `proof.audit_chain.suffix[${i}]`;
+    versions.add(row.key_version);
+    const key = keys.get(row.key_version);
+    if (key === undefined) c.add(`row seq ${row.seq}: no key supplied for key_version ${row.key_version}`, `${at}.key_version`, 'UNKNOWN_KEY_VERSION');
+    else if (!safeEqual(hmacHex(key, row.signed_payload, hash), row.signature)) c.add(`row seq ${row.seq}: signature does not verify under key_version ${row.key_version}`, `${at}.signature`);
+    let sp: Record<string, unknown>;
+    try {
+      sp = JSON.parse(row.signed_payload) as Record<string, unknown>;
+      if (typeof sp !== 'object' || sp === null || Array.isArray(sp)) throw new Error('not an object');
+    } catch { c.add(`row seq ${row.seq}: signed_payload is not a JSON object`, `${at}.signed_payload`); return; }
+    const keysOk = Object.keys(sp).length === SIGNED_ROW_KEYS.length && SIGNED_ROW_KEYS.every((k) => Object.prototype.hasOwnProperty.call(sp, k));
+    if (!keysOk) c.add(`row seq ${row.seq}: signed_payload does not hold exactly the signed fields`, `${at}.signed_payload`);
+    if (jcs(sp) !== row.signed_payload) c.add(`row seq ${row.seq}: signed_payload is not canonical JSON`, `${at}.signed_payload`);
+    if (sp.seq !== row.seq) c.add(`row seq ${row.seq}: signed seq is ${String(sp.seq)}`, `${at}.seq`);
+    if (sp.previous_hash !== row.previous_hash) c.add(`row seq ${row.seq}: signed previous_hash differs`, `${at}.previous_hash`);
+    if (sp.key_version !== row.key_version) c.add(`row seq ${row.seq}: signed key_version is ${String(sp.key_version)}`, `${at}.key_version`);
+    if (sp.tenant_id !== p.tenant_id) c.add(`row seq ${row.seq}: tenant ${String(sp.tenant_id)} is not ${p.tenant_id}`, `${at}.signed_payload`);
+  });
+  return checkResult('suffix_hmac', c, `${suffix.length} rows verify under key_version ${[...versions].join(', ') || '-'}`);
+}
+
+/** 8. suffix_continuity: chain_hash recomputed, previous_hash links, seq consecutive, ids increasing. */
+export function checkSuffixContinuity({ bundle, hash }: CheckInput): CheckResult {
+  const suffix = bundle.proof.audit_chain.suffix;
+  const c = new Collector('CHAIN_CONTINUITY_ERROR');
+  suffix.forEach((row, i) => {
+    const at = `proof.audit_chain.suffix[${i}]`;
+    if (!safeEqual(chainHash(row.id, row.previous_hash, row.signature, hash), row.chain_hash)) c.add(`row seq ${row.seq}: chain_hash is not H(JCS({id, previous_hash, signature}))`, `${at}.chain_hash`);
+    const prev = suffix[i - 1];
+    if (prev) {
+      if (row.previous_hash !== prev.chain_hash) c.add(`row seq ${row.seq}: previous_hash does not link to row seq ${prev.seq}`, `${at}.previous_hash`);
+      if (row.seq !== prev.seq + 1) c.add(`row seq ${row.seq} follows seq ${prev.seq}: gap or reorder`, `${at}.seq`);
+      if (row.id <= prev.id) c.add(`row id ${row.id} does not increase after ${prev.id}`, `${at}.id`);
+    }
+  });
+  const last = suffix[suffix.length - 1];
+  return checkResult('suffix_continuity', c, suffix.length ? `seq ${suffix[0]!.seq}..${last!.seq} linked` : 'empty suffix');
+}
