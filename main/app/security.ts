@@ -4,7 +4,7 @@
  * BrowserWindow options, and which permission requests are granted. Follows Electron's security
  * guide (docs/tutorial/security.md) and VS Code's habits.
  */
-import { RENDERER_CSP } from '../../services/gateway/src/static.js';
+import { RENDERER_CSP } from '../../services/gateway/src/contracts.js';
 
 /** Custom scheme serving the renderer (never `file://`). */
 export const APP_SCHEME = 'app';

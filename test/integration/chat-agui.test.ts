@@ -1,6 +1,6 @@
 /**
  * `POST /v1/chat/agui/stream` end to end through the AG-UI handler (services/gateway/src/agui/handler.ts)
- * mounted the way the gateway's `agui` local route mounts it, in front of the real runtime: the stream
+ * mounted the way the gateway's `gateway-agui` plugin (routes/agui.ts) mounts it, in front of the real runtime: the stream
  * validates against @ag-ui/core 1.0 and @ag-ui/client's verifyEvents, starts with RUN_STARTED (threadId =
  * session, runId = turn) and ends with RUN_FINISHED; runtime refusals pass through; a missing provider is
  * RUN_ERROR backend_unavailable; an unreachable runtime is 502.
@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { aguiStreamHandler, type ForwardToRuntime } from '../../services/gateway/src/agui/handler.js';
-import { startHarness, type Harness } from '../unit/agent-runtime/harness.js';
-import { assertValidRun } from '../unit/agui/support.js';
+import { startHarness, type Harness } from '../helpers/runtime-harness.js';
+import { assertValidRun } from '../helpers/agui.js';
 
 let h: Harness;
 let gw: FastifyInstance;

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AguiTranslator, aguiRecord, type AguiEvent } from '../../../services/gateway/src/agui/translate.js';
 import { SseParser, type SseRecord } from '../../../services/gateway/src/agui/sse.js';
-import { assertValidRun } from './support.js';
+import { assertValidRun } from '../../helpers/agui.js';
 
 function run(records: SseRecord[], opts: { threadId?: string } = {}): AguiEvent[] {
   let n = 0;

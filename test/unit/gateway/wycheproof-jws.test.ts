@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, type JWK } from 'jose';
-import { TokenValidator } from '../../../services/gateway/src/token-validator.js';
+import { TokenValidator } from '../../../services/gateway/src/domain/token-validator.js';
 
 interface Vector { tcId: number; comment: string; jws: string; result: 'valid' | 'invalid' | 'acceptable'; flags: string[] }
 interface Group { public?: JWK; private?: JWK; tests: Vector[] }

@@ -2,8 +2,8 @@
  * The gateway's `POST /v1/chat/agui/stream` handler (spec "Chat": "The AG-UI stream is produced by
  * the gateway from the upstream stream", records `data: <json>` only; "Versioning" 2).
  *
- * The gateway's `agui` local route calls `aguiStreamHandler(req, reply, forwardToRuntime)` after its
- * chain (bearer, stamping, `turn_started`) ran. `forwardToRuntime(body?)` opens the runtime's
+ * The `gateway-agui` plugin (routes/agui.ts) calls `aguiStreamHandler(req, reply, forwardToRuntime)`
+ * after the admission chain (bearer, stamping, `turn_started`) ran. `forwardToRuntime(body?)` opens the runtime's
  * `POST /v1/chat/stream` with the stamped headers (and `body`, default the request's) and returns the
  * upstream answer with its body as a stream.
  *
@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SERVICE_UNAVAILABLE_BODY } from '../contracts.js';
 import { SseParser } from './sse.js';
 import { AguiSchemaError, AguiTranslator, aguiRecord, type AguiEvent } from './translate.js';
 
@@ -37,9 +38,6 @@ export interface UpstreamStream {
  * @throws when the runtime cannot be reached (the handler answers 502).
  */
 export type ForwardToRuntime = (body?: Buffer) => Promise<UpstreamStream>;
-
-/** The spec's fixed 502 body. */
-const UNAVAILABLE = '{"error":"service unavailable"}';
 
 function header(h: UpstreamStream['headers'], name: string): string | undefined {
   const v = h[name];
@@ -68,7 +66,7 @@ export async function aguiStreamHandler(req: FastifyRequest, reply: FastifyReply
     upstream = await forwardToRuntime();
   } catch (err) {
     req.log.warn({ err: (err as Error).message }, 'agent runtime unavailable for the AG-UI stream');
-    await reply.code(502).type('application/json').send(UNAVAILABLE);
+    await reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
     return;
   }
   const type = header(upstream.headers, 'content-type') ?? '';
@@ -77,7 +75,7 @@ export async function aguiStreamHandler(req: FastifyRequest, reply: FastifyReply
     const chunks: Buffer[] = [];
     for await (const c of upstream.body) chunks.push(typeof c === 'string' ? Buffer.from(c) : c as Buffer);
     await reply.code(upstream.statusCode === 200 ? 502 : upstream.statusCode).type(type || 'application/json')
-      .send(upstream.statusCode === 200 ? UNAVAILABLE : Buffer.concat(chunks));
+      .send(upstream.statusCode === 200 ? SERVICE_UNAVAILABLE_BODY : Buffer.concat(chunks));
     return;
   }
   const turnId = header(upstream.headers, 'x-svc-turn-id') ?? (reply.getHeader('x-svc-turn-id') as string | undefined) ?? randomUUID();

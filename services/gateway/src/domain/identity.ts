@@ -5,10 +5,11 @@
  * Roles are `realm_access.roles` (plus a top-level `roles` array when an issuer uses one), then
  * `SVC_GROUP_ROLE_MAP` adds roles from `groups` (never removes), then `SVC_ADMIN_EMAIL_ALLOWLIST`
  * adds `admin` for listed emails. The tenant is always the pinned one: a tenant claim is ignored.
+ * Stamped identities are cached per bearer token (`IdentityCache`).
  */
 import { createHmac } from 'node:crypto';
-import { CAPABILITY_SCOPES, STAMP_LIFETIME_SECONDS, signStamp, type AuthMethod, type Principal } from '../../shared/identity/principal.js';
-import type { ValidatedClaims } from './token-validator.js';
+import { CAPABILITY_SCOPES, STAMP_LIFETIME_SECONDS, signStamp, type AuthMethod, type Principal } from '../../../shared/identity/principal.js';
+import type { ValidatedClaims } from '../contracts.js';
 
 /** Identity settings of the gateway. */
 export interface IdentitySettings {
@@ -112,4 +113,33 @@ export function capabilityToken(principal: Principal, turnId: string, s: Identit
   if (!key) throw new Error('no capability token key configured');
   const body = `{"exp":${nowSeconds + STAMP_LIFETIME_SECONDS},"scopes":${SCOPES_JSON},"sub":${JSON.stringify(principal.id)},"tenant_id":${JSON.stringify(s.tenantId)},"turn_id":${JSON.stringify(turnId)}}`;
   return `${Buffer.from(body, 'utf8').toString('base64url')}.${createHmac('sha256', key).update(body, 'utf8').digest('base64url')}`;
+}
+
+/**
+ * Stamped identities per bearer token, so a token validated once is not re-stamped per request.
+ * A cached stamp is re-signed when close to expiry (`refreshStamp`); when `max` tokens are held
+ * the whole cache is dropped (cheap, and a hot token is back after one request).
+ */
+export class IdentityCache {
+  private readonly byToken = new Map<string, StampedIdentity>();
+
+  /**
+   * @param settings identity settings of the gateway.
+   * @param max most tokens held (`tokenCacheMax`).
+   */
+  constructor(private readonly settings: IdentitySettings, private readonly max: number) {}
+
+  /** The stamped identity of `token`, whose validated claims are `claims`. */
+  identity(token: string, claims: ValidatedClaims): StampedIdentity {
+    let id = this.byToken.get(token);
+    if (id) {
+      const fresh = refreshStamp(id, this.settings);
+      if (fresh !== id) { this.byToken.set(token, fresh); id = fresh; }
+      return id;
+    }
+    id = stampIdentity(claims, this.settings);
+    if (this.byToken.size >= this.max) this.byToken.clear();
+    this.byToken.set(token, id);
+    return id;
+  }
 }

@@ -1,6 +1,6 @@
 /**
- * Checks shared by the AG-UI tests: every event validates against `@ag-ui/core`'s schemas and the
- * sequence passes `@ag-ui/client`'s `verifyEvents`.
+ * Checks shared by the AG-UI tests (unit and integration): every event validates against
+ * `@ag-ui/core`'s schemas and the sequence passes `@ag-ui/client`'s `verifyEvents`.
  */
 import assert from 'node:assert/strict';
 import { from, lastValueFrom, toArray } from 'rxjs';

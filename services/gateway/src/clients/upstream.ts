@@ -5,8 +5,36 @@
  * are streamed with backpressure. This is the gateway's hot path (issue 2 "Figures").
  */
 import { PassThrough } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
+import { SERVICE_NAMES, type UpstreamName } from '../../../shared/services.js';
+import type { UpstreamUrls } from '../../../shared/config.js';
+
+/** Upstream answers up to this size (with a Content-Length) are buffered rather than piped, bytes. */
+export const BUFFER_LIMIT = 256 * 1024;
+
+/** One kept-alive undici pool per owning service, on loopback. */
+export class UpstreamPools {
+  private readonly pools = new Map<UpstreamName, Pool>();
+
+  /** Open a pool to every service of `urls` (no connection is made until the first request). */
+  constructor(urls: UpstreamUrls) {
+    for (const name of SERVICE_NAMES) {
+      if (name === 'gateway') continue;
+      this.pools.set(name, new Pool(urls[name], { connections: 128, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 300_000, bodyTimeout: 0 }));
+    }
+  }
+
+  /** The pool of `service`. */
+  get(service: UpstreamName): Pool {
+    return this.pools.get(service)!;
+  }
+
+  /** Close every pool (in-flight requests finish first); never throws. */
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close().catch(() => undefined)));
+  }
+}
 
 /** The upstream's answer: status, headers, and the body as a Buffer (small) or a stream. */
 export interface UpstreamResponse {

@@ -4,7 +4,7 @@
  * paths (`/v1/auth/installer-handoff`, `/v1/admin/inference/*`, `/v1/chat/agui/stream`,
  * `/v1/oauth/{provider_slug}/callback`) beat the catch-all `/v1/*`.
  */
-import type { UpstreamName } from '../../shared/services.js';
+import type { UpstreamName } from '../../../shared/services.js';
 
 /** Where a matched request goes. */
 export type RouteTarget =

@@ -8,23 +8,12 @@
  * verify a signature per request. Failures are never cached (a JWKS refresh may fix an unknown kid).
  */
 import { compactVerify, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, errors, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { AppError } from '../../shared/http/errors.js';
-import type { TrustedIssuer } from '../../shared/config.js';
+import type { TrustedIssuer } from '../../../shared/config.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
+import type { BearerValidator, ValidatedClaims } from '../contracts.js';
 
-/** Claims the gateway reads from a validated token. */
-export interface ValidatedClaims extends JWTPayload {
-  sub: string;
-  iss: string;
-  exp: number;
-  iat: number;
-  email?: string;
-  name?: string;
-  preferred_username?: string;
-  realm_access?: { roles?: unknown };
-  groups?: unknown;
-  sid?: string;
-  auth_method?: string;
-}
+/** A bearer token refused by the validator (401 in `GATEWAY_ERRORS`, with its `WWW-Authenticate`). */
+export type TokenError = DomainError<'token_invalid' | 'token_expired'>;
 
 /** Clock skew tolerated on exp/iat/nbf, seconds. */
 export const CLOCK_TOLERANCE_SECONDS = 30;
@@ -32,7 +21,7 @@ export const CLOCK_TOLERANCE_SECONDS = 30;
 interface IssuerEntry { issuer: TrustedIssuer; keys: JWTVerifyGetKey }
 
 /** Validates bearer tokens; one instance per gateway. */
-export class TokenValidator {
+export class TokenValidator implements BearerValidator {
   private readonly issuers = new Map<string, IssuerEntry>();
   private readonly cache = new Map<string, { claims: ValidatedClaims; expMs: number }>();
 
@@ -62,7 +51,7 @@ export class TokenValidator {
   /**
    * Validate a compact JWS bearer token.
    * @returns its claims.
-   * @throws AppError 401 `token_invalid` / `token_expired`.
+   * @throws TokenError `token_invalid` / `token_expired`.
    */
   async validate(token: string, nowMs = Date.now()): Promise<ValidatedClaims> {
     const hit = this.cache.get(token);
@@ -71,7 +60,7 @@ export class TokenValidator {
       this.cache.delete(token);
     }
     if (token.length > 16_384 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) {
-      throw new AppError(401, 'token_invalid', 'bearer token is not a compact JWS', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+      throw invalid('bearer token is not a compact JWS');
     }
     let iss: unknown;
     try {
@@ -95,7 +84,7 @@ export class TokenValidator {
       }));
     } catch (err) {
       if (err instanceof errors.JWTExpired) {
-        throw new AppError(401, 'token_expired', 'bearer token has expired', { headers: { 'www-authenticate': 'Bearer error="invalid_token", error_description="expired"' } });
+        throw new DomainError('token_expired', 'bearer token has expired', { headers: { 'www-authenticate': 'Bearer error="invalid_token", error_description="expired"' } });
       }
       throw invalid('bearer token failed validation');
     }
@@ -109,7 +98,7 @@ export class TokenValidator {
    * The signature layer alone, with the same key source and algorithm allow-list as `validate`
    * (used to run the Wycheproof JWS vectors, whose payloads are not JWT claim sets).
    * @returns the verified payload bytes.
-   * @throws AppError 401 `token_invalid`.
+   * @throws TokenError `token_invalid`.
    */
   async verifyJws(token: string, issuer: string): Promise<Uint8Array> {
     const entry = this.issuers.get(issuer);
@@ -135,6 +124,6 @@ export class TokenValidator {
   }
 }
 
-function invalid(message: string): AppError {
-  return new AppError(401, 'token_invalid', message, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+function invalid(message: string): TokenError {
+  return new DomainError('token_invalid', message, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
 }

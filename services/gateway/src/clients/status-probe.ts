@@ -1,0 +1,31 @@
+/**
+ * Service states for `GET /v1/admin/status` when no supervisor runs the stack: each service's
+ * `GET /readyz` is probed directly (spec: "Health"; DESIGN.md "Process model and ports").
+ */
+import { request } from 'undici';
+import type { ServiceStatus } from '../../../shared/runtime.js';
+import { SERVICE_NAMES, type ServiceName } from '../../../shared/services.js';
+
+/** Probe timeout per service, ms (headers and body). */
+const PROBE_TIMEOUT_MS = 1000;
+
+/**
+ * Probe every service once, in parallel. The gateway reports itself `ready`; another service is
+ * `ready` on 200, `starting` on any other answer and `failed` when it cannot be reached within 1 s.
+ * @param urls base URL of every service.
+ */
+export async function probeServices(urls: Readonly<Record<ServiceName, string>>): Promise<ServiceStatus[]> {
+  return Promise.all(SERVICE_NAMES.map(async (name): Promise<ServiceStatus> => {
+    const url = urls[name];
+    let state: ServiceStatus['state'] = 'failed';
+    if (name === 'gateway') state = 'ready';
+    else {
+      try {
+        const r = await request(`${url}/readyz`, { headersTimeout: PROBE_TIMEOUT_MS, bodyTimeout: PROBE_TIMEOUT_MS });
+        await r.body.dump();
+        state = r.statusCode === 200 ? 'ready' : 'starting';
+      } catch { state = 'failed'; }
+    }
+    return { name, state, port: Number(new URL(url).port), url, started_at: null, uptime_seconds: 0, restarts: 0, last_error: null };
+  }));
+}

@@ -1,0 +1,115 @@
+/**
+ * Public surface of the gateway (spec: "What the service does" 1-6, "Identity headers",
+ * "Authentication", "Errors"; DESIGN.md "Identity", "Errors"): the headers it strips and stamps, its
+ * fixed bodies, the renderer's Content-Security-Policy, its error table and the runtime seams
+ * `start(cfg, runtime)` accepts.
+ *
+ * Imports nothing from Node, so the renderer and the Electron shell may import values from it.
+ */
+import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
+import type { ServiceStatus } from '../../shared/runtime.js';
+
+/** The seven identity headers stripped from every inbound request (spec: "Identity headers"). */
+export const IDENTITY_HEADERS = ['x-user-id', 'x-user-email', 'x-user-roles', 'x-tenant-id', 'x-svc-principal', 'x-svc-turn-id', 'x-svc-cap-token'] as const;
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones undici sets itself; never forwarded upstream. */
+export const HOP_BY_HOP_HEADERS = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect'] as const;
+
+/**
+ * Inbound headers never forwarded to a service: hop-by-hop ones, the identity headers (the gateway
+ * stamps its own), the user's bearer and cookies, and client-supplied forwarding headers (the
+ * gateway sets `x-forwarded-*` itself).
+ */
+export const STRIP_INBOUND: ReadonlySet<string> = new Set<string>([
+  ...HOP_BY_HOP_HEADERS, ...IDENTITY_HEADERS, 'authorization', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-real-ip', 'cookie',
+]);
+
+/** Upstream answer headers never passed back to the client (hop-by-hop). */
+export const STRIP_OUTBOUND: ReadonlySet<string> = new Set<string>(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade']);
+
+/** Response header carrying the turn id of an authenticated request (DESIGN.md "Request bodies"). */
+export const TURN_ID_HEADER = 'x-svc-turn-id';
+
+/** Request and response header correlating one request across services. */
+export const CORRELATION_ID_HEADER = 'x-correlation-id';
+
+/** An inbound correlation id the gateway keeps; any other value is replaced by a fresh UUID. */
+export const CORRELATION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The fixed 502 body of the spec ("Errors"), sent byte for byte when a service cannot be reached. */
+export const SERVICE_UNAVAILABLE_BODY = '{"error":"service unavailable"}';
+
+/** The Content-Security-Policy of the renderer (same as the Electron shell's `app://`). */
+export const RENDERER_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+/** Cache-Control of renderer files: hashed `/assets/*` are immutable, everything else revalidates. */
+export const RENDERER_CACHE_CONTROL = { immutable: 'public, max-age=31536000, immutable', revalidate: 'no-cache' } as const;
+
+/**
+ * Error codes of the gateway and their HTTP statuses, in addition to the shared ones it also
+ * answers (`payload_too_large` 413, `rate_limited` 429 with `Retry-After`, `tenant_mismatch` 403,
+ * `admin_required` 403, `not_found` 404). Every error body is `{error, code}`; the 401s carry
+ * `WWW-Authenticate`.
+ *
+ * | code | status | when |
+ * |---|---|---|
+ * | `token_missing` | 401 | a route behind the bearer chain without `Authorization` |
+ * | `token_invalid` | 401 | not `Bearer <jws>`, malformed, unsigned, untrusted issuer, bad signature, audience or claims |
+ * | `token_expired` | 401 | `exp` passed (beyond the clock tolerance) |
+ */
+export const GATEWAY_ERRORS = {
+  token_missing: 401,
+  token_invalid: 401,
+  token_expired: 401,
+} as const satisfies ErrorTable;
+
+/** A code of `GATEWAY_ERRORS`, or a common one. */
+export type GatewayErrorCode = keyof typeof GATEWAY_ERRORS | CommonErrorCode;
+
+/**
+ * Claims the gateway reads from a validated bearer token (RFC 7519 registered claims, the
+ * issuer's `realm_access`/`groups`, and `auth_method` of the embedded issuers).
+ */
+export interface ValidatedClaims {
+  sub: string;
+  iss: string;
+  /** Expiry, Unix seconds. */
+  exp: number;
+  /** Issued at, Unix seconds. */
+  iat: number;
+  aud?: string | string[];
+  nbf?: number;
+  jti?: string;
+  email?: string;
+  name?: string;
+  preferred_username?: string;
+  realm_access?: { roles?: unknown };
+  groups?: unknown;
+  sid?: string;
+  auth_method?: string;
+  [claim: string]: unknown;
+}
+
+/** Validates bearer tokens (the gateway's `TokenValidator`, or a test double). */
+export interface BearerValidator {
+  /**
+   * @returns the token's claims.
+   * @throws DomainError `token_invalid` / `token_expired`.
+   */
+  validate(token: string): Promise<ValidatedClaims>;
+}
+
+/** Host hooks and test seams of `start(cfg, runtime)`. */
+export interface GatewayRuntime {
+  /** Latest status of every service, when a supervisor runs the stack (else the gateway probes). */
+  statusSnapshot?: () => ServiceStatus[];
+  /** Test seam: a validator with injected keys instead of the configured issuers' JWKS. */
+  validator?: BearerValidator;
+}
+
+/** Body of `GET /v1/admin/status` and `GET /v1/admin/services` (admin only). */
+export interface GatewayStatus {
+  tenant_id: string;
+  auth_enabled: boolean;
+  services: ServiceStatus[];
+}

@@ -1,0 +1,90 @@
+/**
+ * Forwarding one admitted request to its owning service (spec: "What the service does" 2-5,
+ * "Identity headers", "Errors"): inbound headers minus the stripped ones, plus the turn's stamped
+ * identity (`x-user-*`, `x-tenant-id`, `X-Svc-Principal`, `X-Svc-Turn-Id`, `X-Svc-Cap-Token`) and
+ * the gateway's `x-forwarded-*`; the answer comes back minus hop-by-hop headers, with the turn and
+ * correlation ids. A service that cannot be reached answers 502 `{"error":"service unavailable"}`;
+ * a client that went away aborts the upstream call. This is the gateway's hot path (bench/gateway.ts).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import type { UpstreamName } from '../../../shared/services.js';
+import { callUpstream, BUFFER_LIMIT, type UpstreamPools } from '../clients/upstream.js';
+import { CORRELATION_ID_HEADER, SERVICE_UNAVAILABLE_BODY, STRIP_INBOUND, STRIP_OUTBOUND, TURN_ID_HEADER } from '../contracts.js';
+import { capabilityToken, type IdentitySettings } from '../domain/identity.js';
+
+/** Forwards admitted requests to the owning services over their pools. */
+export class UpstreamProxy {
+  /**
+   * @param pools one kept-alive pool per service.
+   * @param settings identity settings (the capability token of each turn is minted here).
+   */
+  constructor(private readonly pools: UpstreamPools, private readonly settings: IdentitySettings) {}
+
+  /** The pool of `service`. */
+  pool(service: UpstreamName): Dispatcher {
+    return this.pools.get(service);
+  }
+
+  /** The headers sent upstream for an admitted request (`req.gw` set by `gateway-admission`). */
+  headers(req: FastifyRequest): Record<string, string> {
+    const st = req.gw!;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (v === undefined || STRIP_INBOUND.has(k)) continue;
+      headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    headers[CORRELATION_ID_HEADER] = st.correlationId;
+    headers['x-forwarded-for'] = req.ip;
+    headers['x-forwarded-proto'] = req.protocol;
+    if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+    if (st.identity && st.turnId) {
+      Object.assign(headers, st.identity.headers);
+      headers['x-svc-principal'] = st.identity.stamp;
+      headers[TURN_ID_HEADER] = st.turnId;
+      headers['x-svc-cap-token'] = capabilityToken(st.identity.principal, st.turnId, this.settings);
+    }
+    return headers;
+  }
+
+  /**
+   * Proxy `req` to `path` (plus the query string) on `service` and send the answer: buffered when
+   * small, streamed otherwise. 502 with the spec body when the service cannot be reached; 499
+   * (nothing sent) when the client went away first.
+   */
+  async forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string): Promise<FastifyReply> {
+    const st = req.gw!;
+    const headers = this.headers(req);
+    const query = req.url.indexOf('?');
+    const call = callUpstream(this.pools.get(service), {
+      method: req.method, path: query >= 0 ? path + req.url.slice(query) : path, headers, body: forwardedBody(req),
+    }, BUFFER_LIMIT);
+    // The response's 'close' before it finished means the client went away: abort upstream.
+    const onClose = (): void => { if (!reply.raw.writableFinished) call.abort(); };
+    reply.raw.once('close', onClose);
+    let res;
+    try {
+      res = await call.response;
+    } catch (err) {
+      reply.raw.off('close', onClose);
+      if (req.raw.destroyed) return reply.code(499).send();
+      req.log.warn({ service, err: (err as Error).message }, 'upstream unavailable');
+      return reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
+    }
+    const out: Record<string, string | string[]> = {};
+    for (const k in res.headers) {
+      const v = res.headers[k];
+      if (v === undefined || STRIP_OUTBOUND.has(k)) continue;
+      out[k] = v;
+    }
+    if (st.turnId) out[TURN_ID_HEADER] = st.turnId;
+    out[CORRELATION_ID_HEADER] = st.correlationId;
+    if (Buffer.isBuffer(res.body)) reply.raw.off('close', onClose);
+    return reply.code(res.statusCode).headers(out).send(res.body);
+  }
+}
+
+/** The request body to forward: the buffered bytes, or nothing when empty. */
+export function forwardedBody(req: FastifyRequest): Buffer | undefined {
+  return req.body instanceof Buffer && req.body.length > 0 ? req.body : undefined;
+}
