@@ -21,6 +21,7 @@ import { CAPABILITY_SCOPES, signStamp } from '../services/shared/identity/princi
 import { ulidFactory } from '../services/shared/identity/ulid.js';
 import { SERVICE_NAMES, type ServiceName } from '../services/shared/services.js';
 import { pct, spawnService, ttft } from './support/measure.js';
+import { runtimeSettings } from '../test/helpers/runtime-config.js';
 import type { Figure } from './audit.js';
 
 const RUNTIME = pathToFileURL(fileURLToPath(new URL('../services/agent-runtime/src/index.js', import.meta.url))).href;
@@ -54,7 +55,7 @@ export async function main(): Promise<Figure[]> {
   serviceUrls.memory = auditUrl;
   serviceUrls.knowledge = auditUrl;
   serviceUrls['inference-router'] = llm.url;
-  const runtime = await spawnService(RUNTIME, { ...common('agent-runtime'), titleGeneration: false });
+  const runtime = await spawnService(RUNTIME, { ...common('agent-runtime'), ...runtimeSettings({ titleGeneration: false }) });
   const rtPool = new Pool(`http://127.0.0.1:${runtime.port}`, { connections: 1 });
   const llmPool = new Pool(llm.url, { connections: 1 });
   const stamp = (): Record<string, string> => {

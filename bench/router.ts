@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import { startIssuer } from '../test/helpers/issuer.js';
 import { gatewayConfig, TEST_ISSUER } from '../test/helpers/gateway-config.js';
-import { obsConfig, routerConfig, stamp, testKeys } from '../test/unit/inference-router/fixtures.js';
+import { obsConfig, routerConfig, stamp, testKeys } from '../test/helpers/router-config.js';
 import { signStamp, servicePrincipal } from '../services/shared/identity/principal.js';
 import { pct } from './support/measure.js';
 import type { Figure } from './audit.js';

@@ -19,7 +19,7 @@ import { start as startRouter } from '../../services/inference-router/src/index.
 import { KEYCHAIN_SERVICE } from '../../services/inference-router/src/store/secret-store.js';
 import type { KeytarLike } from '../../native/keychain.js';
 import { startScriptedLlm } from '../helpers/scripted-llm.js';
-import { routerConfig, stamp, testKeys } from '../unit/inference-router/fixtures.js';
+import { routerConfig, stamp, testKeys } from '../helpers/router-config.js';
 
 const CHILD_FLAG = 'SVC_KEYCHAIN_TEST_CHILD';
 const KEY = 'sk-keychain-secret-7f3a9c';

@@ -14,7 +14,7 @@ import { start as startRouter } from '../../services/inference-router/src/index.
 import { start as startObs } from '../../services/observability/src/index.js';
 import type { RunningService } from '../../services/shared/runtime.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
-import { eventually, obsConfig, routerConfig, stamp, testKeys } from '../unit/inference-router/fixtures.js';
+import { eventually, obsConfig, routerConfig, stamp, testKeys } from '../helpers/router-config.js';
 import type { GenerationRecord } from '../../services/observability/src/contracts.js';
 import type { RouterConfig } from '../../services/inference-router/src/contracts.js';
 

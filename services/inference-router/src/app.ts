@@ -1,106 +1,112 @@
 /**
- * Build the inference router without listening (spec "Inference router"): the shared server, the
- * registry (SQLite + OS keychain or encrypted key file + local GGUF scan), the adapters, the local engine, the
- * observability and audit clients, a span per request (W3C traceparent accepted and propagated),
- * and the snapshot refresh timer.
+ * The inference router as the kit builds it (spec "Inference router"): the provider registry
+ * (SQLite + OS keychain or encrypted key file + local GGUF scan), the upstream adapters and the
+ * local engine, observability (spans, generation records, budget) and audit clients, a span per
+ * request (W3C traceparent accepted and propagated), the snapshot refresh, and the routes. Wiring
+ * only; the use cases live in `domain/`.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import { Agent } from 'undici';
-import { buildServer } from '../../shared/http/server.js';
-import { SpanExporter, parseTraceparent } from '../../observability/src/client.js';
-import { chatCompletionsAdapter } from './adapters/chat-completions.js';
+import { AuditClient } from '../../audit/src/client.js';
+import { BudgetGuard, GenerationReporter, SpanExporter } from '../../observability/src/client.js';
+import { serviceStamp } from '../../shared/identity/service-stamp.js';
+import type { Keychain } from '../../../native/keychain.js';
+import { defineService } from '../../shared/kit/service.js';
+import { statusOf } from '../../shared/kit/domain-error.js';
 import { localAdapter } from './adapters/local.js';
 import { probeProvider } from './adapters/probe.js';
-import { responsesAdapter } from './adapters/responses.js';
-import { AuditRecorder } from './clients/audit.js';
-import { BudgetGuard, GenerationReporter } from './clients/observability.js';
-import { serviceStamp } from './clients/service-stamp.js';
-import type { RouterConfig } from './contracts.js';
-import type { RouterContext } from './domain/context.js';
+import { createUpstream } from './adapters/upstream.js';
+import { INFERENCE_ROUTER_ERRORS, type RouterConfig } from './contracts.js';
+import { RegistryAdmin } from './domain/admin.js';
+import { GenerationRecorder } from './domain/generation.js';
+import { InferenceService } from './domain/inference.js';
+import type { AdminAudit, SecretStore } from './domain/ports.js';
 import { Registry } from './domain/registry.js';
 import { Cooldowns } from './domain/snapshot.js';
 import { LocalEngine } from './engine/local-engine.js';
 import { WeightHasher, scanModels } from './engine/models-dir.js';
 import { adminRoutes } from './routes/admin.js';
 import { openaiRoutes } from './routes/openai.js';
-import { RegistryStore } from './store/registry-store.js';
-import { EncryptedFileSecretStore, type SecretStore } from './store/secret-store.js';
+import { routerTracing } from './routes/tracing.js';
+import { SqliteRegistryStore } from './store/registry-store.js';
+import { openSecretStore } from './store/secret-store.js';
 
-/** Test and host seams of `buildRouterApp`. */
-export interface RouterAppOptions {
-  logger: Logger;
-  /** Key store (`start` passes `openSecretStore`'s choice; default: the encrypted file under `<dataDir>/secrets/`). */
+/** Host hooks and test seams of the router (`start(cfg, runtime)`'s second argument). */
+export interface RouterRuntime {
+  /** Key store to use instead of opening the one `cfg.secretStore` names. */
   secrets?: SecretStore;
+  /** How the OS keychain is opened (default native/keychain.ts). */
+  openKeychain?: (service: string, onUnavailable: (reason: string) => void) => Promise<Keychain | null>;
 }
 
-/** The built app and what `close()` must stop. */
-export interface BuiltRouter {
-  app: FastifyInstance;
-  ctx: RouterContext;
-  close(): Promise<void>;
-}
+/** Largest request body, bytes (25 MiB: long chats with images). */
+const BODY_LIMIT = 26_214_400;
 
-const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
+/** The inference router. */
+export const inferenceRouterService = defineService<RouterConfig, RouterRuntime>({
+  name: 'inference-router',
+  errors: INFERENCE_ROUTER_ERRORS,
+  bodyLimit: BODY_LIMIT,
+  async setup(ctx) {
+    const { cfg, logger: log, app, runtime } = ctx;
+    const secrets = runtime.secrets ?? await openSecretStore(cfg.dataDir, {
+      log, mode: cfg.secretStore, ...(runtime.openKeychain ? { openKeychain: runtime.openKeychain } : {}),
+    });
+    const store = new SqliteRegistryStore(cfg.dbDir, cfg.migrationsDir);
+    ctx.onClose(() => store.close());
+    const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64, headersTimeout: cfg.upstreamTimeoutMs, bodyTimeout: 0 });
+    ctx.onClose(() => dispatcher.close().catch(() => undefined));
 
-/** Build the router on `cfg` (opens `<dbDir>/inference-router.sqlite`). */
-export function buildRouterApp(cfg: RouterConfig, opts: RouterAppOptions): BuiltRouter {
-  const log = opts.logger;
-  const store = new RegistryStore(cfg.dbDir, cfg.migrationsDir);
-  const secrets = opts.secrets ?? new EncryptedFileSecretStore(cfg.dataDir);
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64, headersTimeout: cfg.upstreamTimeoutMs, bodyTimeout: 0 });
-  const hasher = new WeightHasher();
-  const registry = new Registry({
-    store, secrets, hasher,
-    probe: (base, key) => probeProvider(dispatcher, base, key, cfg.probeTimeoutMs),
-    scanLocal: () => (cfg.localEngineEnabled ? scanModels(cfg.modelsDir) : []),
-  });
-  const engine = new LocalEngine({ threads: cfg.localThreads, contextSize: cfg.localContextSize });
-  const stamp = serviceStamp(cfg.tenantId, cfg.principalKeys);
-  const ctx: RouterContext = {
-    cfg, registry, hasher, dispatcher, log,
-    cooldowns: new Cooldowns(cfg.cooldownSeconds * 1000),
-    adapters: { chat_completions: chatCompletionsAdapter, responses: responsesAdapter, local: localAdapter(engine, cfg.localMaxTokens) },
-    reporter: new GenerationReporter(cfg.serviceUrls.observability, stamp, log),
-    budget: new BudgetGuard(cfg.serviceUrls.observability, cfg.tenantId, stamp, cfg.budgetCacheMs, log),
-    tracer: new SpanExporter({ service: 'inference-router', url: cfg.serviceUrls.observability, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys }),
-    audit: new AuditRecorder(cfg.serviceUrls.audit, stamp, log),
-  };
+    const stamp = serviceStamp('inference-router', cfg.tenantId, cfg.principalKeys);
+    const obs = cfg.serviceUrls.observability;
+    const budget = new BudgetGuard(obs, cfg.tenantId, stamp, cfg.budgetCacheMs, log);
+    ctx.onClose(() => budget.close());
+    const tracer = new SpanExporter({ service: 'inference-router', url: obs, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, stamp });
+    ctx.onClose(() => tracer.close());
+    const reporter = new GenerationReporter(obs, stamp, log);
+    ctx.onClose(() => reporter.close());
+    const engine = new LocalEngine({ threads: cfg.localThreads, contextSize: cfg.localContextSize });
+    ctx.onClose(() => engine.close());
 
-  const { app } = buildServer({
-    name: 'inference-router', logger: log, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys, bodyLimit: 26_214_400,
-  });
-  app.decorateRequest('routerSpan', null);
-  app.addHook('onRequest', async (req) => {
-    const path = req.url.split('?', 1)[0]!;
-    if (UNTRACED.has(path)) return;
-    req.routerSpan = ctx.tracer.start(`${req.method} ${req.routeOptions.url ?? path}`, 'server', parseTraceparent(req.headers.traceparent));
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    req.routerSpan?.end(reply.statusCode >= 500 ? 'error' : 'ok', { 'http.status_code': reply.statusCode });
-  });
-  app.addHook('onSend', async (req, reply) => {
-    if (req.routerSpan) void reply.header('x-svc-trace-id', req.routerSpan.traceId);
-  });
+    const auditClient = new AuditClient({ baseUrl: cfg.serviceUrls.audit, service: 'inference-router', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, stamp });
+    const audit: AdminAudit = {
+      record: async (c) => {
+        await auditClient.append({
+          action: c.action, resource_type: c.resourceType, resource_id: c.resourceId, user_id: c.userId, detail_type: 'inference_admin_change', detail: c.detail,
+        }, {
+          attempts: 2,
+          onFailure: (f) => {
+            if (f.kind === 'refused') log.warn({ status: f.status, action: c.action }, 'audit refused an admin-change row');
+            else log.warn({ err: f.error.message, action: c.action }, 'audit unreachable for an admin-change row');
+          },
+        });
+      },
+    };
 
-  void app.register(adminRoutes(ctx));
-  void app.register(openaiRoutes(ctx));
+    const hasher = new WeightHasher();
+    const registry = new Registry({
+      store, secrets, hasher,
+      probe: (base, key) => probeProvider(dispatcher, base, key, cfg.probeTimeoutMs),
+      scanLocal: () => (cfg.localEngineEnabled ? scanModels(cfg.modelsDir) : []),
+    });
+    const cooldowns = new Cooldowns(cfg.cooldownSeconds * 1000);
+    const snapshot = () => registry.snapshot;
+    const inference = new InferenceService({
+      snapshot, cooldowns, budget, tracer, log,
+      upstream: createUpstream({ dispatcher, timeoutMs: cfg.upstreamTimeoutMs, local: localAdapter(engine, cfg.localMaxTokens) }),
+      recorder: new GenerationRecorder({ sink: reporter, budget, localModels: () => registry.localModels, hashes: hasher }),
+      statusOf: (err) => statusOf(INFERENCE_ROUTER_ERRORS, err.code, err.situation),
+    });
 
-  const timer = setInterval(() => {
-    try { registry.refresh(); } catch (err) { log.error({ err }, 'registry snapshot refresh failed'); }
-  }, cfg.snapshotRefreshSeconds * 1000);
-  timer.unref();
+    ctx.background('snapshot-refresh', () => {
+      const timer = setInterval(() => {
+        try { registry.refresh(); } catch (err) { log.error({ err }, 'registry snapshot refresh failed'); }
+      }, cfg.snapshotRefreshSeconds * 1000);
+      timer.unref();
+      return () => clearInterval(timer);
+    });
 
-  return {
-    app, ctx,
-    close: async () => {
-      clearInterval(timer);
-      await engine.close();
-      await ctx.reporter.close();
-      await ctx.tracer.close();
-      await ctx.budget.close();
-      await dispatcher.close().catch(() => undefined);
-      store.close();
-    },
-  };
-}
+    await app.register(routerTracing, { tracer });
+    await app.register(adminRoutes, { registry, admin: new RegistryAdmin(registry, audit) });
+    await app.register(openaiRoutes, { inference, snapshot, cooldowns, hashes: hasher });
+  },
+});

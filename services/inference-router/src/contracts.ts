@@ -1,14 +1,15 @@
 /**
- * Public surface of the inference router (spec "Inference router", "Other resources", "Errors":
- * inference codes; DESIGN.md "Request bodies the spec leaves open").
+ * Public surface of the inference router, the one door other services and the renderer import
+ * (spec "Inference router", "Other resources", "Errors": inference codes; DESIGN.md "Request bodies
+ * the spec leaves open"). Node-free: schemas, types derived from them, constants, the error table.
  *
  * Admin routes (reached as `/v1/admin/inference/{rest}` through the gateway, admin role):
- * - `GET /v1/internal/providers` -> 200 `{items: ProviderView[]}` (the local engine included)
+ * - `GET /v1/internal/providers` -> 200 `ProviderList` (the local engine included)
  * - `POST /v1/internal/providers` body `ProviderInput` -> 201 `ProviderView` (normalised and probed);
  *   400 `invalid_request` (bad URL); 409 `conflict` (name taken); 422 `provider_redirect`,
  *   `provider_unreachable`, `provider_key_missing`, `provider_auth_failed`, `provider_probe_failed`
  * - `GET /v1/internal/providers/{id}` -> 200 `ProviderView`; 404
- * - `PATCH|PUT /v1/internal/providers/{id}` body `Partial<ProviderInput>` (api_key null clears) -> 200;
+ * - `PATCH|PUT /v1/internal/providers/{id}` body `ProviderPatch` (api_key null clears) -> 200;
  *   re-probed when base_url, adapter or key change; errors as POST; 409 for the local provider
  * - `DELETE /v1/internal/providers/{id}` -> 204 (its role targets go too); 404; 409 for `local`
  * - `GET /v1/internal/providers/{id}/models?refresh=true` -> 200 `{items: ModelView[]}`
@@ -18,54 +19,69 @@
  *   (unknown provider), 400 `model_unknown` (model not offered by the provider)
  * - `DELETE /v1/internal/roles/{role}` -> 204
  * OpenAI-compatible routes (through the gateway, any authenticated principal):
- * - `GET /v1/models` -> 200 `{object: "list", data: ModelView[]}` (concrete models, then configured roles)
- * - `GET /v1/routes` -> 200 `{items: RouteView[]}`
+ * - `GET /v1/models` -> 200 `ModelList` (concrete models, then configured roles)
+ * - `GET /v1/routes` -> 200 `RouteList`
  * - `POST /v1/chat/completions` -> 200 chat.completion or `text/event-stream` of chat.completion.chunk
  * - `POST /v1/embeddings` -> 200 OpenAI embedding list
- * Inference errors: `{error, code}` with the codes of `InferenceErrorCode`.
+ * Errors: `{error, code}` with the codes of `INFERENCE_ROUTER_ERRORS`.
  */
+import type { ErrorTable } from '../../shared/kit/domain-error.js';
 import type { CommonServiceConfig } from '../../shared/config.js';
 
-/** Upstream API shape of a provider (spec "Other resources"). */
-export type AdapterKind = 'chat_completions' | 'responses';
-
-/** The canonical role aliases (spec "Other resources"). */
-export const MODEL_ROLES = ['default', 'title', 'classifier', 'memory', 'profile_curation', 'vision', 'guardrail', 'knowledge'] as const;
-
-/** One of the eight role aliases. */
-export type ModelRole = (typeof MODEL_ROLES)[number];
-
-/** Id and name of the embedded engine's provider (DESIGN.md: GGUF files are provider `local`). */
-export const LOCAL_PROVIDER_ID = 'local';
+export * from './contracts/registry.js';
+export * from './contracts/openai.js';
 
 /**
- * The spec's inference error codes, plus `budget_exceeded` (issue 4: a hard budget refuses).
- * Status: `model_unknown` 404; `role_not_configured`, `role_no_backend`, `provider_key_missing`,
- * `backend_unavailable` 503; `budget_exceeded` 429.
+ * The router's error codes and their HTTP statuses (DESIGN.md "Errors"; spec "Errors": inference
+ * codes), beyond the common ones. Two codes answer in two situations, as the spec fixes them:
+ * `provider_key_missing` is 422 when a provider is registered (`registration`) and 503 when a call
+ * finds only providers without a key (`chat`: chat completions and embeddings); `model_unknown` is 400
+ * when a role is mapped to a model the provider does not offer (`role_mapping`) and 404 when a call
+ * names a model no provider offers (`chat`). `invalid_request` keeps the 413 a provider answers to an
+ * oversized chat request (`upstream_payload_too_large`).
+ *
+ * | code | status | when |
+ * |---|---|---|
+ * | `role_not_configured` | 503 | a role alias with no targets |
+ * | `role_no_backend` | 503 | a role whose targets are all gone |
+ * | `backend_unavailable` | 503 | every candidate backend failed |
+ * | `budget_exceeded` | 429 | the tenant's hard budget is spent (issue 4) |
+ * | `provider_redirect` | 422 | the base URL redirects; the message names the Location |
+ * | `provider_unreachable` | 422 | connection refused, DNS failure, timeout |
+ * | `provider_auth_failed` | 422 | the provider refused the given api_key |
+ * | `provider_probe_failed` | 422 | `/models` answered something other than an OpenAI model list |
  */
-export type InferenceErrorCode =
-  | 'provider_key_missing'
-  | 'role_not_configured'
-  | 'role_no_backend'
-  | 'model_unknown'
-  | 'backend_unavailable'
-  | 'budget_exceeded';
+export const INFERENCE_ROUTER_ERRORS = {
+  provider_key_missing: { registration: 422, chat: 503 },
+  model_unknown: { role_mapping: 400, chat: 404 },
+  role_not_configured: 503,
+  role_no_backend: 503,
+  backend_unavailable: 503,
+  budget_exceeded: 429,
+  provider_redirect: 422,
+  provider_unreachable: 422,
+  provider_auth_failed: 422,
+  provider_probe_failed: 422,
+  invalid_request: { default: 400, upstream_payload_too_large: 413 },
+} as const satisfies ErrorTable;
 
-/** Error codes of provider registration (422 unless noted). */
-export type RegistrationErrorCode =
-  | 'provider_redirect'     // the base URL answered 3xx; the message names the Location
-  | 'provider_unreachable'  // connection refused, DNS failure, timeout
-  | 'provider_key_missing'  // the provider answered 401/403 and no api_key was given
-  | 'provider_auth_failed'  // the provider refused the given api_key
-  | 'provider_probe_failed'; // /models answered something other than an OpenAI model list
+/** A code of the router's error table. */
+export type InferenceRouterErrorCode = keyof typeof INFERENCE_ROUTER_ERRORS;
 
-/** Where provider API keys are kept (reported by GET /v1/internal/providers and each provider view). */
-export type SecretStoreKind = 'os_keychain' | 'encrypted_file';
+/** The spec's inference error codes, plus `budget_exceeded` (issue 4: a hard budget refuses). */
+export type InferenceErrorCode = Extract<InferenceRouterErrorCode,
+  'provider_key_missing' | 'role_not_configured' | 'role_no_backend' | 'model_unknown' | 'backend_unavailable' | 'budget_exceeded'>;
 
-/** Router config slice (main/config/services/inference-router.ts). */
-export interface RouterConfig extends CommonServiceConfig {
-  service: 'inference-router';
-  /** Models folder; GGUF files are read from `<modelsDir>/llm/*.gguf`. */
+/** Error codes of provider registration (422). */
+export type RegistrationErrorCode = Extract<InferenceRouterErrorCode,
+  'provider_redirect' | 'provider_unreachable' | 'provider_key_missing' | 'provider_auth_failed' | 'provider_probe_failed'>;
+
+/**
+ * The router's environment-derived settings; main/config/services/inference-router.ts reads them
+ * (the only place with defaults).
+ */
+export interface InferenceRouterSettings {
+  /** Models folder; GGUF files are read from `<modelsDir>/llm/*.gguf` (SVC_MODELS_DIR). */
   modelsDir: string;
   /** Serve local GGUF files (SVC_LOCAL_LLM_ENABLED, default true). */
   localEngineEnabled: boolean;
@@ -86,75 +102,12 @@ export interface RouterConfig extends CommonServiceConfig {
   /** How long a budget answer is reused, ms (SVC_ROUTER_BUDGET_CACHE_MS, default 5000; 0 = ask every time). */
   budgetCacheMs: number;
   /**
-   * Where provider API keys live (SVC_SECRET_STORE): `auto` (OS keychain when one answers, else the
-   * encrypted file), `keychain` (refuse to start without one), `file` (always the encrypted file).
+   * Where provider API keys live (SVC_SECRET_STORE, default `auto`): `auto` (OS keychain when one
+   * answers, else the encrypted file), `keychain` (refuse to start without one), `file` (always the
+   * encrypted file).
    */
-  secretStore?: 'auto' | 'keychain' | 'file';
+  secretStore: 'auto' | 'keychain' | 'file';
 }
 
-/** Body of `POST /v1/internal/providers` (DESIGN.md). `api_key` is stored encrypted, never returned. */
-export interface ProviderInput {
-  name: string;
-  base_url: string;
-  adapter: AdapterKind;
-  api_key?: string | null;
-}
-
-/** A provider as routes show it (never its key). */
-export interface ProviderView {
-  id: string;
-  name: string;
-  base_url: string;
-  adapter: AdapterKind;
-  /** Model ids the provider listed at the last probe. */
-  models: string[];
-  /** `remote` (registered) or `local` (the embedded engine). */
-  kind: 'remote' | 'local';
-  has_api_key: boolean;
-  /** Where keys are kept. */
-  secret_store: SecretStoreKind;
-  created_at: string | null;
-  updated_at: string | null;
-  /** RFC 3339 time of the last successful probe. */
-  probed_at: string | null;
-}
-
-/** One model in `/v1/models` or a provider's model list. */
-export interface ModelView {
-  id: string;
-  object: 'model';
-  created: number;
-  owned_by: string;
-  provider_id: string | null;
-  /** True for role aliases (`default`, ...). */
-  svc_role?: boolean;
-  /** sha256 of the GGUF, for local models. */
-  weight_hash?: string | null;
-}
-
-/** One ordered target of a role. */
-export interface RoleTarget { provider_id: string; model: string }
-
-/** Body of `PUT /v1/internal/roles/{role}`: one target (DESIGN.md) or an ordered fallback list. */
-export type RoleInput = RoleTarget | { targets: RoleTarget[] };
-
-/** A role and its ordered targets. */
-export interface RoleView {
-  role: ModelRole;
-  configured: boolean;
-  targets: RoleTarget[];
-  updated_at: string | null;
-}
-
-/** One row of `GET /v1/routes`: a role's targets with their health. */
-export interface RouteView {
-  role: ModelRole;
-  targets: Array<RoleTarget & {
-    provider_name: string | null;
-    adapter: AdapterKind | null;
-    /** False when the provider is gone or no longer lists the model. */
-    available: boolean;
-    /** RFC 3339 end of the cooldown of a backend that failed recently, else null. */
-    cooling_down_until: string | null;
-  }>;
-}
+/** The router's config: the common slice plus its settings. */
+export type RouterConfig = CommonServiceConfig & InferenceRouterSettings & { service: 'inference-router' };

@@ -1,67 +1,63 @@
 /**
- * Build the observability app without listening (spec "Observability"): the shared server, the
- * generation, price, admin and internal routes, and a server span (stored directly) for each request
- * that carries a W3C `traceparent`.
+ * Observability as the kit builds it (spec "Observability"): the store, the price book with the
+ * external price list, generation, budget and trace use cases, a server span (stored directly) for
+ * each request that carries a W3C `traceparent`, hourly span pruning, and the routes. Wiring only.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import { buildServer } from '../../shared/http/server.js';
-import { ActiveSpan, parseTraceparent } from './client.js';
-import type { ObservabilityConfig } from './contracts.js';
-import { ObsContext } from './domain/context.js';
+import { defineService } from '../../shared/kit/service.js';
+import { httpPriceList } from './clients/price-list.js';
+import { OBSERVABILITY_ERRORS, type ObservabilityConfig } from './contracts.js';
+import { BudgetService } from './domain/budgets.js';
+import { GenerationService } from './domain/generations.js';
+import type { PriceListSource } from './domain/ports.js';
+import { PriceBook } from './domain/price-book.js';
+import { SpanBatcher, TraceService } from './domain/traces.js';
 import { adminRoutes } from './routes/admin.js';
 import { generationRoutes } from './routes/generations.js';
 import { priceRoutes } from './routes/prices.js';
-import { ObsStore } from './store/obs-store.js';
+import { obsTracing } from './routes/tracing.js';
+import { openObsStore } from './store/obs-store.js';
 
-declare module 'fastify' {
-  interface FastifyRequest { obsSpan: ActiveSpan | null }
+/** Test seams of observability (`start(cfg, runtime)`'s second argument). */
+export interface ObservabilityRuntime {
+  /** Where `POST /v1/prices/refresh` fetches the list (default: HTTP GET of PRICING_MODELS_URL). */
+  priceList?: PriceListSource;
 }
 
-/** The built app and what `close()` must stop. */
-export interface BuiltObservability {
-  app: FastifyInstance;
-  ctx: ObsContext;
-  close(): Promise<void>;
-}
+/** How often spans past the retention are deleted, ms. */
+const PRUNE_INTERVAL_MS = 3_600_000;
 
-/** Build the app on `cfg` (opens `<dbDir>/observability.sqlite`). */
-export function buildObservabilityApp(cfg: ObservabilityConfig, opts: { logger: Logger }): BuiltObservability {
-  const store = new ObsStore(cfg.dbDir, cfg.migrationsDir);
-  const ctx = new ObsContext(cfg, store);
-  const { app } = buildServer({ name: 'observability', logger: opts.logger, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys });
+/** The observability service. */
+export const observabilityService = defineService<ObservabilityConfig, ObservabilityRuntime>({
+  name: 'observability',
+  errors: OBSERVABILITY_ERRORS,
+  async setup(ctx) {
+    const { cfg, logger, app } = ctx;
+    const store = openObsStore(cfg);
+    ctx.onClose(() => store.close());
+    const { tenantId } = cfg;
+    const prices = new PriceBook({
+      store: store.prices, source: ctx.runtime.priceList ?? httpPriceList, tenantId,
+      localPrices: cfg.localPrices, pricingModelsUrl: cfg.pricingModelsUrl, pricingTimeoutMs: cfg.pricingTimeoutMs,
+    });
+    const generations = new GenerationService({ store: store.generations, prices, tenantId });
+    const budgets = new BudgetService({ budgets: store.budgets, generations: store.generations, tenantId });
+    const traces = new TraceService(store.spans);
 
-  // Our own spans go straight to the store (a batch per tick), never over HTTP to ourselves.
-  let pending: Parameters<ObsStore['insertSpans']>[0] = [];
-  const sink = (s: (typeof pending)[number]): void => {
-    if (pending.length === 0) setImmediate(() => { const b = pending; pending = []; try { store.insertSpans(b); } catch (err) { opts.logger.warn({ err }, 'span insert failed'); } });
-    pending.push(s);
-  };
-  app.decorateRequest('obsSpan', null);
-  app.addHook('onRequest', async (req) => {
-    const parent = parseTraceparent(req.headers.traceparent);
-    if (!parent || req.url.startsWith('/v1/traces/spans')) return;
-    req.obsSpan = new ActiveSpan(sink, 'observability', `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`, 'server', parent);
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    req.obsSpan?.end(reply.statusCode >= 500 ? 'error' : 'ok', { 'http.status_code': reply.statusCode });
-  });
+    // Our own spans go straight to the store (a batch per tick), never over HTTP to ourselves.
+    const own = new SpanBatcher(store.spans, (err) => logger.warn({ err }, 'span insert failed'));
+    ctx.onClose(() => own.flush());
 
-  void app.register(generationRoutes(ctx));
-  void app.register(priceRoutes(ctx));
-  void app.register(adminRoutes(ctx));
+    ctx.background('span-prune', () => {
+      const timer = setInterval(() => {
+        try { traces.prune(cfg.traceRetentionDays); } catch { /* next round */ }
+      }, PRUNE_INTERVAL_MS);
+      timer.unref();
+      return () => clearInterval(timer);
+    });
 
-  const prune = setInterval(() => {
-    try { store.prune(new Date(Date.now() - cfg.traceRetentionDays * 86_400_000).toISOString()); } catch { /* next round */ }
-  }, 3_600_000);
-  prune.unref();
-
-  return {
-    app, ctx,
-    close: async () => {
-      clearInterval(prune);
-      if (pending.length) { try { store.insertSpans(pending); } catch { /* closing */ } pending = []; }
-      store.close();
-    },
-  };
-}
+    await app.register(obsTracing, { sink: own.add });
+    await app.register(generationRoutes, { generations });
+    await app.register(priceRoutes, { prices });
+    await app.register(adminRoutes, { budgets, traces });
+  },
+});

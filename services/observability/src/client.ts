@@ -1,15 +1,20 @@
 /**
- * Client side of observability for other services (DESIGN.md: a service may import another's
- * contracts and clients): W3C Trace Context helpers and a batching span exporter that posts to
- * `POST /v1/traces/spans` with a service principal.
+ * THE client other services use to call observability (DESIGN.md: a service imports another only
+ * through its `contracts.ts` or `client.ts`): W3C Trace Context helpers, a batching span exporter
+ * (`POST /v1/traces/spans`), the generation reporter (`POST /v1/generations`, queued and retried) and
+ * the budget check (`GET /v1/internal/budgets/{tenant}`, cached briefly, failing open), all with the
+ * calling service's principal from the one cached service stamp.
  *
  * Trace Context (W3C, level 1): `traceparent: 00-<32 hex trace id>-<16 hex parent span id>-<2 hex flags>`;
  * all-zero ids and version `ff` are invalid. A service accepts an inbound traceparent, records its
  * own span as a child, and sends a new traceparent naming that span on every outbound call.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from 'undici';
-import { servicePrincipal, signStamp } from '../../shared/identity/principal.js';
+import { Pool, request } from 'undici';
+import { serviceStamp } from '../../shared/identity/service-stamp.js';
+import type { BudgetStatus, GenerationInput, SpanRecord } from './contracts.js';
+
+export type { SpanRecord } from './contracts.js';
 
 /** A parsed traceparent. */
 export interface TraceContext {
@@ -18,21 +23,6 @@ export interface TraceContext {
   /** 16 lowercase hex: the caller's span. */
   spanId: string;
   sampled: boolean;
-}
-
-/** One finished span, as stored by observability (an OpenTelemetry span, flattened). */
-export interface SpanRecord {
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
-  service: string;
-  name: string;
-  kind: 'server' | 'client' | 'internal';
-  /** RFC 3339 start time. */
-  start_time: string;
-  duration_ms: number;
-  status: 'ok' | 'error';
-  attributes: Record<string, string | number | boolean | null>;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
@@ -118,6 +108,8 @@ export interface SpanExporterOptions {
   flushMs?: number;
   /** Spans kept while observability is unreachable; older ones are dropped (default 10,000). */
   maxQueue?: number;
+  /** An already cached service stamp to share (default `serviceStamp(service, tenantId, principalKeys)`). */
+  stamp?: () => string;
 }
 
 /**
@@ -129,13 +121,14 @@ export class SpanExporter {
   private queue: SpanRecord[] = [];
   private timer: NodeJS.Timeout | null = null;
   private inflight: Promise<void> | null = null;
-  private stamp: { value: string; exp: number } | null = null;
+  private readonly principal: () => string;
   private readonly flushMs: number;
   private readonly maxQueue: number;
 
   constructor(private readonly opts: SpanExporterOptions) {
     this.flushMs = opts.flushMs ?? 250;
     this.maxQueue = opts.maxQueue ?? 10_000;
+    this.principal = opts.stamp ?? serviceStamp(opts.service, opts.tenantId, opts.principalKeys);
   }
 
   /** Start a span: a child of `parent` (an inbound traceparent), or the root of a new trace. */
@@ -151,15 +144,6 @@ export class SpanExporter {
       this.timer = setTimeout(() => { this.timer = null; void this.flush(); }, this.flushMs);
       this.timer.unref();
     }
-  }
-
-  private principal(): string {
-    const now = Math.floor(Date.now() / 1000);
-    if (!this.stamp || this.stamp.exp - now < 60) {
-      const p = servicePrincipal(this.opts.service, this.opts.tenantId, now);
-      this.stamp = { value: signStamp(p, this.opts.principalKeys), exp: p.exp };
-    }
-    return this.stamp.value;
   }
 
   /** Post everything queued now; resolves when the post finished (errors are swallowed). */
@@ -192,4 +176,129 @@ export class SpanExporter {
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     await this.flush().catch(() => undefined);
   }
+}
+
+/** Where the reporter and the budget check log (a pino logger fits). */
+export interface ClientLog {
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Posts generation records (`POST /v1/generations`, service principal, W3C traceparent of the call):
+ * sent at once in the background, at most 4 at a time, retried every second while observability is
+ * down; a bounded in-memory queue drops the oldest record when full. A 4xx is logged and dropped.
+ */
+export class GenerationReporter {
+  private readonly pool: Pool;
+  private queue: Array<{ rec: GenerationInput; traceparent: string | null }> = [];
+  private running = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  /**
+   * @param url observability's base URL.
+   * @param stamp the calling service's `X-Svc-Principal` (the one cached service stamp).
+   */
+  constructor(url: string, private readonly stamp: () => string, private readonly log: ClientLog, private readonly maxQueue = 10_000) {
+    this.pool = new Pool(url, { connections: 4, keepAliveTimeout: 30_000 });
+  }
+
+  /** Queue a record (sent at once when a connection is free). */
+  report(rec: GenerationInput, traceparent: string | null): void {
+    if (this.queue.length >= this.maxQueue) { this.queue.shift(); this.log.warn('generation record queue full; oldest dropped'); }
+    this.queue.push({ rec, traceparent });
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.running < 4 && this.queue.length && !this.retryTimer) {
+      const item = this.queue.shift()!;
+      this.running++;
+      void this.send(item).then((ok) => {
+        this.running--;
+        if (!ok && !this.closed) {
+          this.queue.unshift(item);
+          this.retryTimer ??= setTimeout(() => { this.retryTimer = null; this.pump(); }, 1000);
+          this.retryTimer.unref();
+        } else this.pump();
+      });
+    }
+  }
+
+  private async send(item: { rec: GenerationInput; traceparent: string | null }): Promise<boolean> {
+    try {
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-principal': this.stamp() };
+      if (item.traceparent) headers.traceparent = item.traceparent;
+      const r = await this.pool.request({ method: 'POST', path: '/v1/generations', headers, body: JSON.stringify(item.rec), headersTimeout: 5000, bodyTimeout: 5000 });
+      const text = await r.body.text();
+      if (r.statusCode === 200 || r.statusCode === 201) return true;
+      if (r.statusCode >= 400 && r.statusCode < 500) { this.log.error({ status: r.statusCode, body: text.slice(0, 300) }, 'observability refused a generation record'); return true; }
+      return false;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Wait up to `ms` for queued records to be sent. */
+  async drain(ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while ((this.queue.length || this.running) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Send what is queued (up to 2 s), then stop retrying and close the connections. */
+  async close(): Promise<void> {
+    await this.drain(2000);
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.pool.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The tenant's budget status (`GET /v1/internal/budgets/{tenant}`), reused for `cacheMs`; concurrent
+ * checks share one request. Observability unreachable or refusing means no limit (fail open, logged).
+ */
+export class BudgetGuard {
+  private readonly pool: Pool;
+  private cache: { at: number; status: BudgetStatus | null } | null = null;
+  private inflight: Promise<BudgetStatus | null> | null = null;
+
+  /**
+   * @param url observability's base URL.
+   * @param cacheMs how long an answer is reused, ms (0: ask every time).
+   */
+  constructor(url: string, private readonly tenantId: string, private readonly stamp: () => string, private readonly cacheMs: number, private readonly log: ClientLog) {
+    this.pool = new Pool(url, { connections: 2, keepAliveTimeout: 30_000 });
+  }
+
+  /** The tenant's budget status, or null when observability could not say. */
+  async status(): Promise<BudgetStatus | null> {
+    if (this.cache && Date.now() - this.cache.at < this.cacheMs) return this.cache.status;
+    this.inflight ??= this.fetch().finally(() => { this.inflight = null; });
+    return this.inflight;
+  }
+
+  /** Forget the cached answer (after a call that spent money; only when answers are not reused). */
+  invalidate(): void { if (this.cacheMs === 0) this.cache = null; }
+
+  private async fetch(): Promise<BudgetStatus | null> {
+    let status: BudgetStatus | null = null;
+    try {
+      const r = await this.pool.request({
+        method: 'GET', path: `/v1/internal/budgets/${encodeURIComponent(this.tenantId)}`,
+        headers: { 'x-svc-principal': this.stamp() }, headersTimeout: 2000, bodyTimeout: 2000,
+      });
+      const text = await r.body.text();
+      if (r.statusCode === 200) status = JSON.parse(text) as BudgetStatus;
+      else this.log.warn({ status: r.statusCode }, 'budget check failed; not enforcing');
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'observability unreachable for the budget check; not enforcing');
+    }
+    this.cache = { at: Date.now(), status };
+    return status;
+  }
+
+  /** Close the connections. */
+  async close(): Promise<void> { await this.pool.close().catch(() => undefined); }
 }

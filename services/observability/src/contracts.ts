@@ -1,7 +1,8 @@
 /**
- * Public surface of the observability service (spec "Observability", "Other resources": generation
- * record; DESIGN.md "Request bodies the spec leaves open": OBS_LOCAL_PRICE_JSON in USD per 1,000,000
- * tokens; lists answer `{items, next_cursor?}`).
+ * Public surface of the observability service, the one door other services and the renderer import
+ * (spec "Observability", "Other resources": generation record; DESIGN.md "Request bodies the spec
+ * leaves open": OBS_LOCAL_PRICE_JSON in USD per 1,000,000 tokens; lists answer `{items, next_cursor?}`).
+ * Node-free: schemas, types derived from them, constants, the error table.
  *
  * Routes (all need a gateway-stamped or service principal):
  * - `POST /v1/generations` (service-account) body `GenerationInput` -> 201 `GenerationRecord`
@@ -21,22 +22,86 @@
  * - `GET /v1/internal/budgets/{tenant_id}` (service-account or admin) -> 200 `BudgetStatus`
  * - `POST /v1/traces/spans` (service-account) body `{spans: SpanRecord[]}` -> 202 `{accepted}`
  */
+import { Type, type Static } from 'typebox';
 import type { CommonServiceConfig } from '../../shared/config.js';
+import type { ErrorTable } from '../../shared/kit/domain-error.js';
 
-export type { SpanRecord } from './client.js';
+export * from './contracts/generations.js';
+export * from './contracts/admin.js';
 
-/** A price in USD per 1,000,000 tokens (DESIGN.md pins the unit). */
-export interface ModelPrice {
-  /** Input (prompt) tokens, USD per 1M. */
-  in: number;
-  /** Output (completion) tokens, USD per 1M. */
-  out: number;
+/**
+ * Error codes of the observability service beyond the common ones, and their statuses.
+ *
+ * | code | status | when |
+ * |---|---|---|
+ * | `service_account_required` | 403 | an ingestion or internal route called by a user |
+ * | `pricing_url_missing` | 409 | `POST /v1/prices/refresh` with no PRICING_MODELS_URL |
+ * | `pricing_refresh_failed` | 422 | the list could not be fetched or parsed |
+ */
+export const OBSERVABILITY_ERRORS = {
+  service_account_required: 403,
+  pricing_url_missing: 409,
+  pricing_refresh_failed: 422,
+} as const satisfies ErrorTable;
+
+/** A code of the observability error table. */
+export type ObservabilityErrorCode = keyof typeof OBSERVABILITY_ERRORS;
+
+/** A price in USD per 1,000,000 tokens (DESIGN.md pins the unit): `in` for input (prompt), `out` for output (completion) tokens. */
+export const ModelPriceSchema = Type.Object({ in: Type.Number(), out: Type.Number() });
+/** A price, USD per 1M tokens. */
+export type ModelPrice = Static<typeof ModelPriceSchema>;
+
+/** One row of `GET /v1/prices` (USD per 1M tokens; `local` entries win over the refreshed `list`). */
+export const PriceViewSchema = Type.Object({
+  model: Type.String(),
+  in: Type.Number(),
+  out: Type.Number(),
+  unit: Type.Literal('usd_per_1m_tokens'),
+  source: Type.Unsafe<'local' | 'list'>({ type: 'string', enum: ['local', 'list'] }),
+  updated_at: Type.Union([Type.String(), Type.Null()]),
+});
+/** One price row. */
+export type PriceView = Static<typeof PriceViewSchema>;
+
+/** `GET /v1/prices`: local prices, then the refreshed list; when and from where it was refreshed. */
+export const PriceListSchema = Type.Object({
+  items: Type.Array(PriceViewSchema),
+  refreshed_at: Type.Union([Type.String(), Type.Null()]),
+  source_url: Type.Union([Type.String(), Type.Null()]),
+});
+/** The price list. */
+export type PriceList = Static<typeof PriceListSchema>;
+
+/** `POST /v1/prices/refresh`: how many prices the list gave. */
+export const PriceRefreshSchema = Type.Object({ updated: Type.Number(), refreshed_at: Type.String(), source_url: Type.String() });
+/** A refresh's outcome. */
+export type PriceRefresh = Static<typeof PriceRefreshSchema>;
+
+/**
+ * Validate OBS_LOCAL_PRICE_JSON's parsed value: `{model: {in, out}}`, non-negative numbers
+ * (main/config reads the variable with it).
+ * @throws Error naming the bad entry.
+ */
+export function validateLocalPrices(doc: unknown): Record<string, ModelPrice> {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('must be a JSON object keyed by model name');
+  const out: Record<string, ModelPrice> = {};
+  for (const [model, v] of Object.entries(doc as Record<string, unknown>)) {
+    const e = v as { in?: unknown; out?: unknown } | null;
+    if (!e || typeof e.in !== 'number' || typeof e.out !== 'number' || !(e.in >= 0) || !(e.out >= 0)) {
+      throw new Error(`entry "${model}" must be {"in": number >= 0, "out": number >= 0} (USD per 1M tokens)`);
+    }
+    out[model] = { in: e.in, out: e.out };
+  }
+  return out;
 }
 
-/** Observability config slice (main/config/services/observability.ts). */
-export interface ObservabilityConfig extends CommonServiceConfig {
-  service: 'observability';
-  /** OBS_LOCAL_PRICE_JSON, parsed: model name -> price, USD per 1M tokens. */
+/**
+ * Observability's environment-derived settings; main/config/services/observability.ts reads them
+ * (the only place with defaults).
+ */
+export interface ObservabilitySettings {
+  /** OBS_LOCAL_PRICE_JSON, parsed: model name -> price, USD per 1M tokens (default none). */
   localPrices: Record<string, ModelPrice>;
   /** PRICING_MODELS_URL, or null (air-gapped: refresh answers 409). */
   pricingModelsUrl: string | null;
@@ -46,155 +111,5 @@ export interface ObservabilityConfig extends CommonServiceConfig {
   traceRetentionDays: number;
 }
 
-/** Error codes of the observability service beyond the shared ones. */
-export type ObservabilityErrorCode =
-  | 'service_account_required' // 403: ingestion routes
-  | 'pricing_url_missing'      // 409: POST /v1/prices/refresh with no PRICING_MODELS_URL
-  | 'pricing_refresh_failed';  // 422: the list could not be fetched or parsed
-
-/** Outcome of one generation. */
-export type GenerationStatus = 'ok' | 'error' | 'aborted';
-
-/**
- * Body of `POST /v1/generations` (the router posts one per call). Times in ms, tokens as counted by
- * the backend (or estimated when it reports none). `cost_usd` is normally left out: observability
- * prices the record from OBS_LOCAL_PRICE_JSON, then the refreshed list.
- */
-export interface GenerationInput {
-  /** ULID minted by the router when the call started. */
-  event_id: string;
-  /** RFC 3339 time the call started. */
-  created_at: string;
-  user_id: string | null;
-  turn_id: string | null;
-  trace_id: string | null;
-  span_id: string | null;
-  /** The role alias, when the request named one (`default`, `title`, ...). */
-  role: string | null;
-  /** `model` as the client sent it. */
-  requested_model: string;
-  /** The concrete model that served (or the last one tried). */
-  model: string;
-  provider_id: string;
-  provider_name: string;
-  /** `chat_completions`, `responses` or `local_llama_cpp`. */
-  backend: string;
-  /** Upstream `system_fingerprint` / `server` header, or the local engine's version. */
-  provider_version: string | null;
-  /** True when the backend can replay this call exactly (local engine with a seed or temperature 0). */
-  deterministic: boolean;
-  /** sha256 hex of the weights (local GGUF), else null. */
-  weight_hash: string | null;
-  stream: boolean;
-  status: GenerationStatus;
-  error_code: string | null;
-  /** Status the router answered. */
-  http_status: number;
-  /** Request start to last byte, ms. */
-  latency_ms: number;
-  /** Request start to first content token, ms (null when no token came). */
-  ttft_ms: number | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  /** Backends tried (1 when the first served). */
-  attempts: number;
-  /** Optional caller-computed cost; observability's own price wins when it has one. */
-  cost_usd?: number | null;
-}
-
-/** A stored generation record: the input plus tenant, cost and where the price came from. */
-export interface GenerationRecord extends Omit<GenerationInput, 'cost_usd'> {
-  tenant_id: string;
-  cost_usd: number | null;
-  /** `local` (OBS_LOCAL_PRICE_JSON), `list` (refreshed), `caller`, or null (no price known). */
-  price_source: 'local' | 'list' | 'caller' | null;
-  ingested_at: string;
-}
-
-/** One aggregate bucket of `GET /v1/generations/stats`. */
-export interface StatsBucket {
-  key: string;
-  count: number;
-  errors: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  /** Sum of priced records, USD. */
-  cost_usd: number;
-  avg_latency_ms: number;
-  avg_ttft_ms: number | null;
-}
-
-/** `GET /v1/generations/stats`. */
-export interface GenerationStats {
-  since: string | null;
-  until: string | null;
-  totals: StatsBucket;
-  by_model: StatsBucket[];
-  by_provider: StatsBucket[];
-  by_role: StatsBucket[];
-  by_day: StatsBucket[];
-}
-
-/** One row of `GET /v1/prices`. */
-export interface PriceView {
-  model: string;
-  /** USD per 1M input tokens. */
-  in: number;
-  /** USD per 1M output tokens. */
-  out: number;
-  unit: 'usd_per_1m_tokens';
-  source: 'local' | 'list';
-  updated_at: string | null;
-}
-
-/** Budget period: spend is summed from the start of the current UTC day or month. */
-export type BudgetPeriod = 'day' | 'month';
-
-/** Body of `PUT /v1/admin/observability/budgets/{tenant_id}`; null clears a limit. */
-export interface BudgetInput {
-  period: BudgetPeriod;
-  /** Warn (header `x-svc-budget-warning` on router answers) at or above this spend, USD. */
-  soft_limit_usd?: number | null;
-  /** Refuse with `budget_exceeded` at or above this spend, USD. */
-  hard_limit_usd?: number | null;
-}
-
-/** A budget with the spend of its current period. */
-export interface BudgetStatus {
-  tenant_id: string;
-  period: BudgetPeriod;
-  soft_limit_usd: number | null;
-  hard_limit_usd: number | null;
-  /** RFC 3339 start of the current period. */
-  period_start: string;
-  spend_usd: number;
-  /** `ok`, `soft_exceeded` (warn only) or `hard_exceeded` (the router refuses). */
-  state: 'ok' | 'soft_exceeded' | 'hard_exceeded';
-  updated_at: string | null;
-  updated_by: string | null;
-}
-
-/** One trace in `GET /v1/admin/observability/traces`. */
-export interface TraceSummary {
-  trace_id: string;
-  /** Name of the earliest span (the root when it was collected). */
-  root_name: string;
-  services: string[];
-  span_count: number;
-  start_time: string;
-  duration_ms: number;
-  error: boolean;
-}
-
-/** `GET /v1/admin/observability/usage`: spend and tokens of the pinned tenant. */
-export interface UsageReport {
-  tenant_id: string;
-  since: string | null;
-  until: string | null;
-  totals: StatsBucket;
-  by_user: StatsBucket[];
-  by_model: StatsBucket[];
-  budget: BudgetStatus | null;
-}
+/** Observability's config: the common slice plus its settings. */
+export type ObservabilityConfig = CommonServiceConfig & ObservabilitySettings & { service: 'observability' };

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromResponsesAnswer, toResponsesRequest } from '../../../services/inference-router/src/adapters/responses.js';
 import { splitSse } from '../../../services/inference-router/src/adapters/http.js';
-import { renderPrompt, localDeterministic } from '../../../services/inference-router/src/adapters/local.js';
+import { renderPrompt } from '../../../services/inference-router/src/adapters/local.js';
+import { localDeterministic } from '../../../services/inference-router/src/domain/inference.js';
 import { toUsage } from '../../../services/inference-router/src/adapters/chat-completions.js';
 
 test('chat requests become Responses requests', () => {

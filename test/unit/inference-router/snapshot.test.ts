@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cooldowns, Snapshot } from '../../../services/inference-router/src/domain/snapshot.js';
-import { AppError } from '../../../services/shared/http/errors.js';
+import type { DomainError } from '../../../services/shared/kit/domain-error.js';
 
 const snap = new Snapshot([
   { id: 'p1', name: 'One', baseUrl: 'http://one/v1', adapter: 'chat_completions', models: ['m1', 'shared'], apiKey: null, createdAt: null },
@@ -14,7 +14,7 @@ const snap = new Snapshot([
 ]);
 
 function code(fn: () => unknown): string {
-  try { fn(); } catch (e) { return (e as AppError).code; }
+  try { fn(); } catch (e) { return (e as DomainError).code; }
   return 'none';
 }
 

@@ -6,8 +6,9 @@
  */
 import { readText, send, splitSse, versionFromHeaders } from './http.js';
 import {
-  UpstreamError, type Adapter, type Backend, type CallOptions, type ChatRequest, type CompleteResult, type StreamPiece, type StreamResult, type Usage,
-} from './types.js';
+  UpstreamError, type Backend, type ChatRequest, type CompleteResult, type StreamPiece, type StreamResult, type Usage,
+} from '../domain/upstream.js';
+import type { Adapter, CallOptions } from './adapter.js';
 
 const MAX_JSON = 64 * 1024 * 1024;
 const EVENT_END = Buffer.from('\n\n');

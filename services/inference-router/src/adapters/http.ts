@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { UpstreamError } from './types.js';
+import { UpstreamError } from '../domain/upstream.js';
 
 /** Send a request; resolve with the 2xx response, or throw a classified `UpstreamError`. */
 export async function send(

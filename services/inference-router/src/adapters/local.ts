@@ -5,8 +5,9 @@
  */
 import type { LocalEngine } from '../engine/local-engine.js';
 import {
-  UpstreamError, type Adapter, type Backend, type CallOptions, type ChatMessage, type ChatRequest, type StreamPiece, type Usage,
-} from './types.js';
+  UpstreamError, type Backend, type ChatMessage, type ChatRequest, type StreamPiece, type Usage,
+} from '../domain/upstream.js';
+import type { Adapter, CallOptions } from './adapter.js';
 
 /** Version string recorded as `provider_version` for local generations. */
 export const LOCAL_ENGINE_VERSION = 'node-llama-cpp@3';
@@ -18,11 +19,6 @@ export function renderPrompt(messages: ChatMessage[]): string {
     .map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join('') : ''))
     .filter((t) => t.length > 0);
   return texts.join('\n\n');
-}
-
-/** Whether a request on the local engine replays exactly (greedy decoding, or a fixed seed). */
-export function localDeterministic(req: ChatRequest): boolean {
-  return req.temperature === undefined || req.temperature === null || req.temperature === 0 || typeof req.seed === 'number';
 }
 
 /** Build the local adapter over an engine; `defaultMaxTokens` applies when the request sets none. */

@@ -5,20 +5,22 @@
  * is tried once (people paste `http://host:11434` for Ollama or `http://host:8000` for vLLM).
  */
 import type { Dispatcher } from 'undici';
-import { AppError } from '../../../shared/http/errors.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
+import type { RegistrationErrorCode } from '../contracts.js';
 import { readText, send } from './http.js';
-import { UpstreamError } from './types.js';
+import type { ProbeResult } from '../domain/registry.js';
+import { UpstreamError } from '../domain/upstream.js';
 
-/** A successful probe: the base URL to store and the model ids listed. */
-export interface ProbeResult { baseUrl: string; models: string[] }
 
-function toAppError(e: UpstreamError, base: string): AppError {
+/** The registration error of a failed probe (`provider_key_missing` in its `registration` situation). */
+function registrationError(e: UpstreamError, base: string): DomainError<RegistrationErrorCode> {
+  const err = (code: RegistrationErrorCode, message: string): DomainError<RegistrationErrorCode> => new DomainError(code, message, { situation: 'registration' });
   switch (e.kind) {
-    case 'redirect': return new AppError(422, 'provider_redirect', `provider base URL ${base}: ${e.message}. Register the target address if you trust it.`);
-    case 'key_missing': return new AppError(422, 'provider_key_missing', `${e.message}; pass api_key`);
-    case 'auth': return new AppError(422, 'provider_auth_failed', e.message);
-    case 'unreachable': case 'timeout': return new AppError(422, 'provider_unreachable', `provider unreachable: ${e.message}`);
-    default: return new AppError(422, 'provider_probe_failed', `probe of ${base}/models failed: ${e.message}`);
+    case 'redirect': return err('provider_redirect', `provider base URL ${base}: ${e.message}. Register the target address if you trust it.`);
+    case 'key_missing': return err('provider_key_missing', `${e.message}; pass api_key`);
+    case 'auth': return err('provider_auth_failed', e.message);
+    case 'unreachable': case 'timeout': return err('provider_unreachable', `provider unreachable: ${e.message}`);
+    default: return err('provider_probe_failed', `probe of ${base}/models failed: ${e.message}`);
   }
 }
 
@@ -35,7 +37,7 @@ async function list(d: Dispatcher, base: string, apiKey: string | null, timeoutM
 
 /**
  * Probe a normalised base URL.
- * @throws AppError 422 `provider_redirect` | `provider_unreachable` | `provider_key_missing` |
+ * @throws DomainError `provider_redirect` | `provider_unreachable` | `provider_key_missing` |
  *   `provider_auth_failed` | `provider_probe_failed`.
  */
 export async function probeProvider(d: Dispatcher, baseUrl: string, apiKey: string | null, timeoutMs: number): Promise<ProbeResult> {
@@ -48,6 +50,6 @@ export async function probeProvider(d: Dispatcher, baseUrl: string, apiKey: stri
         return { baseUrl: `${baseUrl}/v1`, models: await list(d, `${baseUrl}/v1`, apiKey, timeoutMs) };
       } catch { /* report the original failure */ }
     }
-    throw toAppError(err, baseUrl);
+    throw registrationError(err, baseUrl);
   }
 }

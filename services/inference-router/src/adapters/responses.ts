@@ -7,8 +7,9 @@
 import { readText, send, splitSse, versionFromHeaders } from './http.js';
 import { toUsage } from './chat-completions.js';
 import {
-  UpstreamError, type Adapter, type Backend, type CallOptions, type ChatMessage, type ChatRequest, type CompleteResult, type StreamPiece, type StreamResult, type Usage,
-} from './types.js';
+  UpstreamError, type Backend, type ChatMessage, type ChatRequest, type CompleteResult, type StreamPiece, type StreamResult, type Usage,
+} from '../domain/upstream.js';
+import type { Adapter, CallOptions } from './adapter.js';
 
 function textOf(content: ChatMessage['content']): string {
   if (typeof content === 'string') return content;

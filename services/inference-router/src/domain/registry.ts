@@ -3,36 +3,40 @@
  * persist), update, delete, list models, map roles; and the snapshot the router serves from, rebuilt
  * every `snapshotRefreshSeconds` and at once after each change. Stores and the probe are injected.
  */
-import { AppError, notFound, invalidRequest } from '../../../shared/http/errors.js';
+import { DomainError, invalidInput, notFoundError } from '../../../shared/kit/domain-error.js';
 import { ulidFactory } from '../../../shared/identity/ulid.js';
 import {
-  LOCAL_PROVIDER_ID, MODEL_ROLES, type AdapterKind, type ModelRole, type ModelView, type ProviderInput, type ProviderView, type RoleInput, type RoleTarget, type RoleView, type SecretStoreKind,
+  LOCAL_PROVIDER_ID, MODEL_ROLES, type AdapterKind, type InferenceErrorCode, type ModelRole, type ModelView, type ProviderInput, type ProviderPatch, type ProviderView,
+  type RoleInput, type RoleTarget, type RoleView, type SecretStoreKind,
 } from '../contracts.js';
-import type { ProbeResult } from '../adapters/probe.js';
-import type { LocalModelFile, WeightHasher } from '../engine/models-dir.js';
-import type { ProviderRow, RegistryStore } from '../store/registry-store.js';
-import type { SecretStore } from '../store/secret-store.js';
 import { BaseUrlError, normalizeBaseUrl } from './base-url.js';
+import type { LocalModelFile, ProviderRow, RegistryStore, SecretStore, WeightHashes } from './ports.js';
 import { Snapshot, type SnapshotProvider } from './snapshot.js';
+
+/** A successful probe: the base URL to store and the model ids listed. */
+export interface ProbeResult { baseUrl: string; models: string[] }
 
 /** What the registry needs from outside. */
 export interface RegistryDeps {
   store: RegistryStore;
   secrets: SecretStore;
-  /** Probe a normalised base URL (throws AppError 422 on failure). */
+  /** Probe a normalised base URL (throws a registration `DomainError` on failure). */
   probe: (baseUrl: string, apiKey: string | null) => Promise<ProbeResult>;
   /** Current local GGUF files ([] when the engine is off). */
   scanLocal: () => LocalModelFile[];
-  hasher: WeightHasher;
+  hasher: WeightHashes;
 }
 
 const nextId = ulidFactory();
 
-/** Validate a role name against the eight aliases. @throws AppError 400 */
+/** Validate a role name against the eight aliases. @throws DomainError `invalid_request` */
 export function assertRole(role: string): ModelRole {
-  if (!(MODEL_ROLES as readonly string[]).includes(role)) throw invalidRequest(`role must be one of ${MODEL_ROLES.join(', ')}`, 'params.role');
+  if (!(MODEL_ROLES as readonly string[]).includes(role)) throw invalidInput(`role must be one of ${MODEL_ROLES.join(', ')}`, 'params.role');
   return role as ModelRole;
 }
+
+/** A `conflict` (409). */
+function conflict(message: string): DomainError<'conflict'> { return new DomainError('conflict', message); }
 
 /** The registry service. */
 export class Registry {
@@ -88,30 +92,30 @@ export class Registry {
     return out;
   }
 
-  /** One provider. @throws AppError 404 */
+  /** One provider. @throws DomainError `not_found` */
   get(id: string): ProviderView {
     if (id === LOCAL_PROVIDER_ID && this.local.length > 0) return this.localView();
     const p = this.d.store.provider(id);
-    if (!p) throw notFound(`no provider ${id}`);
+    if (!p) throw notFoundError(`no provider ${id}`);
     return this.view(p);
   }
 
   private normalise(raw: string): string {
     try { return normalizeBaseUrl(raw); } catch (err) {
-      if (err instanceof BaseUrlError) throw invalidRequest(err.message, 'body.base_url');
+      if (err instanceof BaseUrlError) throw invalidInput(err.message, 'body.base_url');
       throw err;
     }
   }
 
   /**
    * Register a provider: normalise, probe, persist, store the key.
-   * @throws AppError 400 bad URL; 409 name taken or `local`; 422 probe failures.
+   * @throws DomainError `invalid_request` (bad URL), `conflict` (name taken or `local`), the probe's registration codes.
    */
   async create(input: ProviderInput): Promise<ProviderView> {
     const name = input.name.trim();
-    if (!name) throw invalidRequest('name is empty', 'body.name');
-    if (name.toLowerCase() === LOCAL_PROVIDER_ID) throw new AppError(409, 'conflict', 'the name "local" is reserved for the embedded engine');
-    if (this.d.store.providerByName(name)) throw new AppError(409, 'conflict', `a provider named "${name}" exists`);
+    if (!name) throw invalidInput('name is empty', 'body.name');
+    if (name.toLowerCase() === LOCAL_PROVIDER_ID) throw conflict('the name "local" is reserved for the embedded engine');
+    if (this.d.store.providerByName(name)) throw conflict(`a provider named "${name}" exists`);
     const base = this.normalise(input.base_url);
     const key = input.api_key ? input.api_key.trim() : null;
     const probed = await this.d.probe(base, key);
@@ -123,7 +127,7 @@ export class Registry {
     if (key) await this.d.secrets.set(row.id, key);
     try { this.d.store.insert(row); } catch (err) {
       if (key) await Promise.resolve(this.d.secrets.delete(row.id)).catch(() => undefined);
-      if (String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) throw new AppError(409, 'conflict', `a provider named "${name}" exists`);
+      if (String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) throw conflict(`a provider named "${name}" exists`);
       throw err;
     }
     this.refresh();
@@ -132,17 +136,17 @@ export class Registry {
 
   /**
    * Change a provider; re-probed when base_url, adapter or key change. `api_key: null` clears the key.
-   * @throws AppError 404; 409 for `local` or a taken name; 400/422 as `create`.
+   * @throws DomainError `not_found`; `conflict` for `local` or a taken name; others as `create`.
    */
-  async update(id: string, patch: Partial<ProviderInput>): Promise<{ view: ProviderView; reprobed: boolean }> {
-    if (id === LOCAL_PROVIDER_ID) throw new AppError(409, 'conflict', 'the local engine is configured by its models folder, not by this route');
+  async update(id: string, patch: ProviderPatch): Promise<{ view: ProviderView; reprobed: boolean }> {
+    if (id === LOCAL_PROVIDER_ID) throw conflict('the local engine is configured by its models folder, not by this route');
     const cur = this.d.store.provider(id);
-    if (!cur) throw notFound(`no provider ${id}`);
+    if (!cur) throw notFoundError(`no provider ${id}`);
     const name = patch.name?.trim() ?? cur.name;
-    if (!name) throw invalidRequest('name is empty', 'body.name');
-    if (name.toLowerCase() === LOCAL_PROVIDER_ID) throw new AppError(409, 'conflict', 'the name "local" is reserved for the embedded engine');
+    if (!name) throw invalidInput('name is empty', 'body.name');
+    if (name.toLowerCase() === LOCAL_PROVIDER_ID) throw conflict('the name "local" is reserved for the embedded engine');
     const other = this.d.store.providerByName(name);
-    if (other && other.id !== id) throw new AppError(409, 'conflict', `a provider named "${name}" exists`);
+    if (other && other.id !== id) throw conflict(`a provider named "${name}" exists`);
     const base = patch.base_url !== undefined ? this.normalise(patch.base_url) : cur.base_url;
     const keyChanged = patch.api_key !== undefined;
     const key = keyChanged ? (patch.api_key ? patch.api_key.trim() : null) : (cur.has_key ? this.d.secrets.get(id) : null);
@@ -160,24 +164,24 @@ export class Registry {
     return { view: this.view(row), reprobed: reprobe };
   }
 
-  /** Delete a provider's key, then the provider and its role targets. @returns the roles that lost targets. @throws AppError 404, 409 for `local` */
+  /** Delete a provider's key, then the provider and its role targets. @returns the roles that lost targets. @throws DomainError `not_found`, `conflict` for `local` */
   async remove(id: string): Promise<string[]> {
-    if (id === LOCAL_PROVIDER_ID) throw new AppError(409, 'conflict', 'the local engine cannot be deleted; remove its files from the models folder');
-    if (!this.d.store.provider(id)) throw notFound(`no provider ${id}`);
+    if (id === LOCAL_PROVIDER_ID) throw conflict('the local engine cannot be deleted; remove its files from the models folder');
+    if (!this.d.store.provider(id)) throw notFoundError(`no provider ${id}`);
     await this.d.secrets.delete(id);
     const roles = this.d.store.remove(id);
     this.refresh();
     return roles;
   }
 
-  /** A provider's models; `refresh` re-probes a remote provider and stores the new list. @throws AppError 404, 422 */
+  /** A provider's models; `refresh` re-probes a remote provider and stores the new list. @throws DomainError `not_found`, registration codes */
   async models(id: string, refresh: boolean): Promise<ModelView[]> {
     if (id === LOCAL_PROVIDER_ID && this.local.length > 0) {
       if (refresh) this.refresh();
       return this.local.map((f) => ({ id: f.id, object: 'model', created: Math.floor(f.mtimeMs / 1000), owned_by: LOCAL_PROVIDER_ID, provider_id: LOCAL_PROVIDER_ID, weight_hash: this.d.hasher.peek(f.path) }));
     }
     let cur = this.d.store.provider(id);
-    if (!cur) throw notFound(`no provider ${id}`);
+    if (!cur) throw notFoundError(`no provider ${id}`);
     if (refresh) {
       const probed = await this.d.probe(cur.base_url, cur.has_key ? this.d.secrets.get(id) : null);
       const now = new Date().toISOString();
@@ -198,7 +202,7 @@ export class Registry {
     });
   }
 
-  /** One role. @throws AppError 400 for a name outside the eight */
+  /** One role. @throws DomainError `invalid_request` for a name outside the eight */
   role(role: string): RoleView {
     const r = assertRole(role);
     return this.roles().find((x) => x.role === r)!;
@@ -206,23 +210,26 @@ export class Registry {
 
   /**
    * Map a role to one target or an ordered list.
-   * @throws AppError 400 `invalid_request` (unknown role or provider), 400 `model_unknown` (model not offered).
+   * @throws DomainError `invalid_request` (unknown role or provider), `model_unknown` in its
+   *   `role_mapping` situation (model not offered).
    */
   setRole(role: string, input: RoleInput): RoleView {
     const r = assertRole(role);
     const targets: RoleTarget[] = 'targets' in input ? input.targets : [{ provider_id: input.provider_id, model: input.model }];
-    if (targets.length === 0) throw invalidRequest('targets must hold at least one {provider_id, model}; DELETE the role to clear it', 'body.targets');
+    if (targets.length === 0) throw invalidInput('targets must hold at least one {provider_id, model}; DELETE the role to clear it', 'body.targets');
     const seen = new Set<string>();
     targets.forEach((t, i) => {
       const field = 'targets' in input ? `body.targets.${i}` : 'body';
       const p = this.snap.providers.get(t.provider_id) ?? (t.provider_id === LOCAL_PROVIDER_ID ? undefined : this.byName(t.provider_id));
-      if (!p) throw invalidRequest(`provider ${t.provider_id} is not registered`, `${field}.provider_id`);
+      if (!p) throw invalidInput(`provider ${t.provider_id} is not registered`, `${field}.provider_id`);
       t.provider_id = p.id;
       if (p.models.length > 0 && !p.models.includes(t.model)) {
-        throw new AppError(400, 'model_unknown', `provider ${p.name} does not offer model "${t.model}" (it lists: ${p.models.slice(0, 20).join(', ')})`, { field: `${field}.model` });
+        throw new DomainError<InferenceErrorCode>('model_unknown', `provider ${p.name} does not offer model "${t.model}" (it lists: ${p.models.slice(0, 20).join(', ')})`, {
+          situation: 'role_mapping', extra: { field: `${field}.model` },
+        });
       }
       const k = `${t.provider_id}\u0000${t.model}`;
-      if (seen.has(k)) throw invalidRequest(`target ${p.name}/${t.model} is listed twice`, field);
+      if (seen.has(k)) throw invalidInput(`target ${p.name}/${t.model} is listed twice`, field);
       seen.add(k);
     });
     this.d.store.setRole(r, targets.map((t) => ({ provider_id: t.provider_id, model: t.model })));
@@ -234,7 +241,7 @@ export class Registry {
     return [...this.snap.providers.values()].find((p) => p.name.toLowerCase() === name.toLowerCase());
   }
 
-  /** Clear a role. @throws AppError 400 for a name outside the eight */
+  /** Clear a role. @throws DomainError `invalid_request` for a name outside the eight */
   clearRole(role: string): void {
     this.d.store.setRole(assertRole(role), []);
     this.refresh();

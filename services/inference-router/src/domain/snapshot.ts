@@ -3,9 +3,9 @@
  * after an admin change) and model resolution: a role alias, `provider/model`, or a bare model id.
  * Pure: built from plain rows.
  */
-import { AppError } from '../../../shared/http/errors.js';
-import { LOCAL_PROVIDER_ID, MODEL_ROLES, type AdapterKind, type ModelRole, type RoleTarget } from '../contracts.js';
-import type { Backend } from '../adapters/types.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
+import { LOCAL_PROVIDER_ID, MODEL_ROLES, type AdapterKind, type InferenceErrorCode, type ModelRole, type RoleTarget } from '../contracts.js';
+import type { Backend } from './upstream.js';
 
 /** A provider as the snapshot holds it (with its key, never shown). */
 export interface SnapshotProvider {
@@ -52,15 +52,15 @@ export class Snapshot {
 
   /**
    * Resolve a request's `model`.
-   * @throws AppError 503 `role_not_configured` (alias with no targets), 503 `role_no_backend`
-   *   (no target usable), 404 `model_unknown` (no provider offers the model).
+   * @throws DomainError `role_not_configured` (alias with no targets), `role_no_backend` (no
+   *   target usable), `model_unknown` in its `chat` situation (no provider offers the model).
    */
   resolve(model: string): Resolution {
     if ((MODEL_ROLES as readonly string[]).includes(model)) {
       const targets = this.roles.get(model);
-      if (!targets) throw new AppError(503, 'role_not_configured', `model role "${model}" is not mapped to any provider model; an admin sets it with PUT /v1/admin/inference/roles/${model}`);
+      if (!targets) throw new DomainError<InferenceErrorCode>('role_not_configured', `model role "${model}" is not mapped to any provider model; an admin sets it with PUT /v1/admin/inference/roles/${model}`);
       const backends = targets.map((t) => this.backend(t)).filter((b): b is Backend => b !== null);
-      if (backends.length === 0) throw new AppError(503, 'role_no_backend', `model role "${model}" maps only to providers or models that are no longer available`);
+      if (backends.length === 0) throw new DomainError<InferenceErrorCode>('role_no_backend', `model role "${model}" maps only to providers or models that are no longer available`);
       return { role: model as ModelRole, backends };
     }
     const slash = model.indexOf('/');
@@ -80,7 +80,7 @@ export class Snapshot {
         if (b) return { role: null, backends: [b] };
       }
     }
-    throw new AppError(404, 'model_unknown', `no provider offers model "${model}"; GET /v1/models lists the models and roles`);
+    throw new DomainError<InferenceErrorCode>('model_unknown', `no provider offers model "${model}"; GET /v1/models lists the models and roles`, { situation: 'chat' });
   }
 }
 

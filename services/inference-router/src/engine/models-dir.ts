@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LocalModelFile, WeightHashes } from '../domain/ports.js';
 
-/** A GGUF file found on disk. */
-export interface LocalModelFile { id: string; path: string; size: number; mtimeMs: number }
+export type { LocalModelFile } from '../domain/ports.js';
 
 /** List the GGUF files of `<modelsDir>/llm/` (none when the folder is absent), sorted by id. */
 export function scanModels(modelsDir: string): LocalModelFile[] {
@@ -28,7 +28,7 @@ export function scanModels(modelsDir: string): LocalModelFile[] {
 }
 
 /** sha256 hex of files, cached by path + size + mtime. */
-export class WeightHasher {
+export class WeightHasher implements WeightHashes {
   private readonly cache = new Map<string, { key: string; hash: Promise<string> }>();
   private readonly done = new Map<string, string>();
 

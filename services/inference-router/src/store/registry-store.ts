@@ -1,30 +1,16 @@
 /**
- * The provider registry (`<dbDir>/inference-router.sqlite`): providers and ordered role targets.
- * The only SQLite code of the router; API keys live in the secret store, never here.
+ * The provider registry (`<dbDir>/inference-router.sqlite`, tables `providers` and `role_targets`):
+ * providers and ordered role targets. The only SQLite code of the router; API keys live in the
+ * secret store, never here.
  */
 import { openDb, type Db } from '../../../shared/db/open.js';
-import type { AdapterKind, RoleTarget } from '../contracts.js';
-
-/** A provider row. */
-export interface ProviderRow {
-  id: string;
-  name: string;
-  base_url: string;
-  adapter: AdapterKind;
-  models: string[];
-  has_key: boolean;
-  created_at: string;
-  updated_at: string;
-  probed_at: string | null;
-}
-
-/** A role's targets as stored. */
-export interface RoleRow { role: string; targets: RoleTarget[]; updated_at: string | null }
+import type { RoleTarget } from '../contracts.js';
+import type { ProviderRow, RegistryStore, RoleRow } from '../domain/ports.js';
 
 type RawProvider = Omit<ProviderRow, 'models' | 'has_key'> & { models: string; has_key: number };
 
-/** SQLite access for the registry. */
-export class RegistryStore {
+/** SQLite implementation of `RegistryStore`. */
+export class SqliteRegistryStore implements RegistryStore {
   private readonly db: Db;
   private readonly allProviders;
   private readonly oneProvider;
@@ -37,6 +23,7 @@ export class RegistryStore {
   private readonly insertTarget;
   private readonly deleteTargetsOf;
 
+  /** Open (create, migrate) `<dbDir>/inference-router.sqlite`. */
   constructor(dbDir: string, migrationsDir: string) {
     this.db = openDb({ dbDir, store: 'inference-router', migrationsDir, vec: false });
     this.allProviders = this.db.prepare('SELECT * FROM providers ORDER BY created_at, id');
@@ -113,6 +100,7 @@ export class RegistryStore {
     this.db.transaction(() => this.setRoleTx(role, targets, at))();
   }
 
+  /** Close the database. */
   close(): void { this.db.close(); }
 }
 

@@ -17,15 +17,9 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openKeychain, type Keychain } from '../../../../native/keychain.js';
-import type { SecretStoreKind } from '../contracts.js';
+import type { SecretStore } from '../domain/ports.js';
 
-/** Where provider keys are kept. `get` is synchronous (the snapshot is built synchronously). */
-export interface SecretStore {
-  readonly kind: SecretStoreKind;
-  get(id: string): string | null;
-  set(id: string, value: string): void | Promise<void>;
-  delete(id: string): void | Promise<void>;
-}
+export type { SecretStore } from '../domain/ports.js';
 
 /** Keychain service name of the router's provider keys. */
 export const KEYCHAIN_SERVICE = 'svc-workstation.inference-router';

@@ -1,8 +1,10 @@
 /**
  * Prices and costs (spec "Observability": OBS_LOCAL_PRICE_JSON, PRICING_MODELS_URL; DESIGN.md: USD per
- * 1,000,000 tokens). Pure code.
+ * 1,000,000 tokens): parsing an external list, pricing a call, budget periods and states. Pure code.
  */
 import type { BudgetPeriod, ModelPrice } from '../contracts.js';
+
+export { validateLocalPrices } from '../contracts.js';
 
 /**
  * Parse an external price list into USD per 1M tokens. Accepted shapes (the two lists in common use):
@@ -39,23 +41,6 @@ export function parsePriceList(doc: unknown): Record<string, ModelPrice> {
 }
 
 function round(n: number): number { return Math.round(n * 1e9) / 1e9; }
-
-/**
- * Validate OBS_LOCAL_PRICE_JSON's parsed value: `{model: {in, out}}`, non-negative numbers.
- * @throws Error naming the bad entry.
- */
-export function validateLocalPrices(doc: unknown): Record<string, ModelPrice> {
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('must be a JSON object keyed by model name');
-  const out: Record<string, ModelPrice> = {};
-  for (const [model, v] of Object.entries(doc as Record<string, unknown>)) {
-    const e = v as { in?: unknown; out?: unknown } | null;
-    if (!e || typeof e.in !== 'number' || typeof e.out !== 'number' || !(e.in >= 0) || !(e.out >= 0)) {
-      throw new Error(`entry "${model}" must be {"in": number >= 0, "out": number >= 0} (USD per 1M tokens)`);
-    }
-    out[model] = { in: e.in, out: e.out };
-  }
-  return out;
-}
 
 /** Cost in USD of a call: tokens times USD-per-1M prices. */
 export function costUsd(price: ModelPrice, promptTokens: number, completionTokens: number): number {

@@ -1,35 +1,11 @@
 /**
- * Shared types of the upstream adapters: the OpenAI chat request as the router receives it, the
- * resolved backend of one attempt, and the typed failure that drives fallback and cooldown.
+ * The upstream port: what the domain needs from a provider (implemented by `adapters/`): the
+ * resolved backend of one attempt, its answers, and the typed failure that drives fallback and
+ * cooldown.
  */
-import type { Dispatcher } from 'undici';
-import type { AdapterKind } from '../contracts.js';
+import type { AdapterKind, ChatRequest, EmbeddingsRequest } from '../contracts.js';
 
-/** OpenAI chat message (content may be a string or typed parts). */
-export interface ChatMessage {
-  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-  content?: string | Array<{ type: string; text?: string; image_url?: unknown }> | null;
-  name?: string;
-  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
-  tool_call_id?: string;
-}
-
-/** The OpenAI chat completion request (fields the router reads; others pass through). */
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  stream?: boolean;
-  stream_options?: { include_usage?: boolean } | null;
-  max_tokens?: number | null;
-  max_completion_tokens?: number | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  seed?: number | null;
-  stop?: string | string[] | null;
-  tools?: Array<{ type: 'function'; function: { name: string; description?: string; parameters?: unknown; strict?: boolean } }>;
-  tool_choice?: unknown;
-  [k: string]: unknown;
-}
+export type { ChatMessage, ChatRequest } from '../contracts.js';
 
 /** Token usage, OpenAI names. */
 export interface Usage { prompt_tokens: number; completion_tokens: number; total_tokens: number }
@@ -47,14 +23,12 @@ export interface Backend {
   modelPath?: string;
 }
 
-/** Per-attempt call settings. */
-export interface CallOptions {
+/** Per-attempt settings of a chat call. */
+export interface ChatAttempt {
+  /** Aborted when the client goes away. */
   signal: AbortSignal;
   /** W3C traceparent naming the attempt's client span. */
   traceparent: string;
-  /** Time to response headers, ms. */
-  timeoutMs: number;
-  dispatcher: Dispatcher;
 }
 
 /** A non-streamed answer, already in chat.completion form. */
@@ -89,8 +63,24 @@ export class UpstreamError extends Error {
   get retryable(): boolean { return this.kind !== 'rejected' && this.kind !== 'aborted'; }
 }
 
-/** What each adapter implements. */
-export interface Adapter {
-  complete(b: Backend, req: ChatRequest, call: CallOptions): Promise<CompleteResult>;
-  stream(b: Backend, req: ChatRequest, call: CallOptions): Promise<StreamResult>;
+/**
+ * Providers as the domain calls them (adapters/upstream.ts picks the adapter of each backend).
+ * Every method throws `UpstreamError` on a failure the fallback loop understands.
+ */
+export interface Upstream {
+  /** A non-streamed chat completion. */
+  complete(b: Backend, req: ChatRequest, attempt: ChatAttempt): Promise<CompleteResult>;
+  /** A streamed chat completion, once the provider answered 200. */
+  stream(b: Backend, req: ChatRequest, attempt: ChatAttempt): Promise<StreamResult>;
+  /**
+   * `POST {base_url}/embeddings` with `model` replaced (never the local engine); the parsed JSON
+   * answer. `traceparent` names the attempt's client span.
+   */
+  embed(b: Backend, req: EmbeddingsRequest, traceparent: string): Promise<EmbeddingsResult>;
+}
+
+/** An embeddings answer: the provider's JSON body and its token usage. */
+export interface EmbeddingsResult {
+  body: Record<string, unknown>;
+  usage: Usage;
 }

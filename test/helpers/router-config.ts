@@ -1,16 +1,22 @@
 /**
- * Fixtures shared by the router and observability tests: config slices on port 0 with temp data
- * dirs, and principal stamps as the gateway would send them.
+ * Complete configs of the inference router and observability for tests, built the way main/config
+ * builds them: the common slice on a fresh temp data dir (port 0), then the service's settings from
+ * its main/config reader with an empty environment (the defaults live only there), then the test's
+ * values and overrides; plus random keys, gateway-style principal stamps, and polling.
+ * (Moved from test/unit/inference-router/fixtures.ts, issue 10.)
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { signStamp, type Principal } from '../../../services/shared/identity/principal.js';
-import { SERVICE_NAMES, type ServiceName } from '../../../services/shared/services.js';
-import type { CommonServiceConfig } from '../../../services/shared/config.js';
-import type { RouterConfig } from '../../../services/inference-router/src/contracts.js';
-import type { ObservabilityConfig } from '../../../services/observability/src/contracts.js';
+import { inferenceRouterSettings } from '../../main/config/services/inference-router.js';
+import { observabilitySettings } from '../../main/config/services/observability.js';
+import type { ExtrasContext } from '../../main/config/services/types.js';
+import { signStamp, type Principal } from '../../services/shared/identity/principal.js';
+import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
+import type { CommonServiceConfig } from '../../services/shared/config.js';
+import type { RouterConfig } from '../../services/inference-router/src/contracts.js';
+import type { ObservabilityConfig } from '../../services/observability/src/contracts.js';
 
 /** Keys shared by the services of one test. */
 export interface TestKeys { principalKeys: string[]; capTokenKeys: string[] }
@@ -31,17 +37,27 @@ function common<S extends ServiceName>(service: S, keys: TestKeys, urls: Partial
   };
 }
 
-/** An observability slice. */
-export function obsConfig(keys: TestKeys, over: Partial<ObservabilityConfig> = {}): ObservabilityConfig {
-  return { ...common('observability', keys, {}), localPrices: {}, pricingModelsUrl: null, pricingTimeoutMs: 5000, traceRetentionDays: 7, ...over };
+/** What the settings readers know beyond the environment (tests run from the repository root). */
+function readerContext(dataDir: string): ExtrasContext {
+  return { dataDir, repoRoot: process.cwd(), production: false };
 }
 
-/** A router slice whose observability (and audit) live at the given URLs. */
+/** An observability config: main/config's defaults, a 5 s pricing timeout, then `over`. */
+export function obsConfig(keys: TestKeys, over: Partial<ObservabilityConfig> = {}): ObservabilityConfig {
+  const c = common('observability', keys, {});
+  return { ...c, ...observabilitySettings({}, readerContext(c.dataDir)), pricingTimeoutMs: 5000, ...over };
+}
+
+/**
+ * A router config whose observability (and audit) live at the given URLs: main/config's defaults,
+ * then test values (models under the data dir, a small local context, short timeouts, no budget
+ * cache, keys in the encrypted file), then `over`.
+ */
 export function routerConfig(keys: TestKeys, urls: Partial<Record<ServiceName, string>>, over: Partial<RouterConfig> = {}): RouterConfig {
   const c = common('inference-router', keys, urls);
   return {
-    ...c, modelsDir: join(c.dataDir, 'models'), localEngineEnabled: true, localThreads: 2, localContextSize: 256, localMaxTokens: 32,
-    snapshotRefreshSeconds: 30, cooldownSeconds: 30, probeTimeoutMs: 2000, upstreamTimeoutMs: 10_000, budgetCacheMs: 0,
+    ...c, ...inferenceRouterSettings({}, readerContext(c.dataDir)),
+    modelsDir: join(c.dataDir, 'models'), localContextSize: 256, localMaxTokens: 32, probeTimeoutMs: 2000, upstreamTimeoutMs: 10_000, budgetCacheMs: 0,
     // Tests never write into a developer's real keyring; test/integration/keychain.test.ts overrides this.
     secretStore: 'file', ...over,
   };

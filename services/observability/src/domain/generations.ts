@@ -1,0 +1,78 @@
+/**
+ * Generation record use cases (spec "Observability"; "Other resources": generation record): ingest
+ * (services only; idempotent by `event_id`), list newest first with cursor pagination, read one, and
+ * aggregate. Users without the admin or service-account role see only their own records.
+ */
+import { DomainError, invalidInput, notFoundError } from '../../../shared/kit/domain-error.js';
+import type {
+  GenerationFilterQuery, GenerationInput, GenerationListQuery, GenerationPage, GenerationRecord, GenerationStats, ObservabilityErrorCode,
+} from '../contracts.js';
+import { pageOf } from './pagination.js';
+import type { PriceBook } from './price-book.js';
+import type { Caller, GenerationFilter, GenerationStore } from './ports.js';
+
+/** Whether `caller` may see every user's records (admin or a service). */
+export function seesAll(caller: Caller): boolean {
+  return caller.roles.includes('admin') || caller.roles.includes('service-account');
+}
+
+/** @throws DomainError `service_account_required` unless `caller` is a service. */
+export function requireService(caller: Caller, message: string): void {
+  if (!caller.roles.includes('service-account')) throw new DomainError<ObservabilityErrorCode>('service_account_required', message);
+}
+
+const iso = (s: string | undefined): string | undefined => (s === undefined ? undefined : new Date(s).toISOString());
+
+/** Record filters of `tenantId` as `caller` may apply them (a user is pinned to their own records). */
+export function filterFor(tenantId: string, caller: Caller, q: GenerationFilterQuery): GenerationFilter {
+  return {
+    tenantId, model: q.model, providerId: q.provider_id, role: q.role, status: q.status,
+    userId: seesAll(caller) ? q.user_id : caller.id, since: iso(q.since), until: iso(q.until),
+  };
+}
+
+/** The outcome of an ingestion: the record and whether it was new. */
+export interface Ingested { record: GenerationRecord; fresh: boolean }
+
+/** Generation records of the pinned tenant. */
+export class GenerationService {
+  constructor(private readonly d: { store: GenerationStore; prices: PriceBook; tenantId: string }) {}
+
+  /**
+   * Store a posted record (priced); an `event_id` already stored is a no-op answering the stored record.
+   * @throws DomainError `service_account_required`, `invalid_request` (created_at not a date).
+   */
+  ingest(caller: Caller, input: GenerationInput): Ingested {
+    requireService(caller, 'only services post generation records');
+    if (Number.isNaN(Date.parse(input.created_at))) throw invalidInput('created_at is not a date', 'body.created_at');
+    const rec = this.d.prices.price(input);
+    const fresh = this.d.store.insert(rec);
+    return { record: fresh ? rec : this.d.store.get(this.d.tenantId, rec.event_id) ?? rec, fresh };
+  }
+
+  /** A page of records, newest first (`limit` default 50; `cursor` the previous page's `next_cursor`). */
+  list(caller: Caller, q: GenerationListQuery): GenerationPage {
+    const limit = q.limit ?? 50;
+    const rows = this.d.store.list(filterFor(this.d.tenantId, caller, q), q.cursor, limit + 1);
+    return pageOf(rows, limit, (r) => r.event_id);
+  }
+
+  /** One record. @throws DomainError `not_found` (also for another user's record). */
+  get(caller: Caller, eventId: string): GenerationRecord {
+    const rec = this.d.store.get(this.d.tenantId, eventId);
+    if (!rec || (!seesAll(caller) && rec.user_id !== caller.id)) throw notFoundError(`no generation ${eventId}`);
+    return rec;
+  }
+
+  /** Totals and buckets by model, provider, role and day over the filter. */
+  stats(caller: Caller, q: GenerationFilterQuery): GenerationStats {
+    const f = filterFor(this.d.tenantId, caller, q);
+    const s = this.d.store;
+    return {
+      since: f.since ?? null, until: f.until ?? null,
+      totals: s.stats(f, null)[0]!,
+      by_model: s.stats(f, 'model'), by_provider: s.stats(f, 'provider_name'),
+      by_role: s.stats(f, 'role'), by_day: s.stats(f, 'day'),
+    };
+  }
+}

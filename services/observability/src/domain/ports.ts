@@ -1,0 +1,92 @@
+/**
+ * What observability's domain needs from persistence and the outside world. `store/` implements the
+ * stores over SQLite (one file per table group), `clients/` the external price list; shaped so
+ * another database could stand behind them.
+ */
+import type { BudgetPeriod, GenerationRecord, ModelPrice, SpanRecord, StatsBucket, TraceSummary } from '../contracts.js';
+
+/** Filters of a record query (times RFC 3339; `since` inclusive, `until` exclusive). */
+export interface GenerationFilter {
+  tenantId: string;
+  model?: string | undefined;
+  providerId?: string | undefined;
+  role?: string | undefined;
+  userId?: string | undefined;
+  status?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** Columns aggregates can be grouped by (`day` is the UTC date of `created_at`). */
+export type StatsGroup = 'model' | 'provider_name' | 'role' | 'day' | 'user_id';
+
+/** Generation records. */
+export interface GenerationStore {
+  /** Insert a record unless its event_id exists. @returns true when inserted. */
+  insert(r: GenerationRecord): boolean;
+  /** One record, or null. */
+  get(tenantId: string, eventId: string): GenerationRecord | null;
+  /** Up to `limit` records newest first (event ids are ULIDs), with event_id below `before` when given. */
+  list(f: GenerationFilter, before: string | undefined, limit: number): GenerationRecord[];
+  /** Aggregates over the filter: one bucket keyed `all` when `by` is null, else up to 1000 buckets. */
+  stats(f: GenerationFilter, by: StatsGroup | null): StatsBucket[];
+  /** Sum of cost_usd of a tenant's records since `since`, USD. */
+  spend(tenantId: string, since: string): number;
+}
+
+/** A price of the refreshed list. */
+export interface ListPrice extends ModelPrice { model: string; updated_at: string }
+
+/** The refreshed price list and when it was refreshed. */
+export interface PriceStore {
+  /** Replace the list (atomically); remember when and from where. @returns how many prices. */
+  replace(prices: Record<string, ModelPrice>, at: string, sourceUrl: string): number;
+  /** The list, by model name. */
+  all(): ListPrice[];
+  /** RFC 3339 time of the last refresh, or null. */
+  refreshedAt(): string | null;
+}
+
+/** A stored budget. */
+export interface BudgetRow {
+  tenant_id: string;
+  period: BudgetPeriod;
+  soft_limit_usd: number | null;
+  hard_limit_usd: number | null;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** Tenant budgets. */
+export interface BudgetStore {
+  /** One budget, or null. */
+  get(tenantId: string): BudgetRow | null;
+  /** Every budget, by tenant. */
+  all(): BudgetRow[];
+  /** Create or replace a budget. */
+  put(b: BudgetRow): void;
+}
+
+/** Trace spans. */
+export interface SpanStore {
+  /** Insert spans (duplicates ignored, atomically). @returns how many were new. */
+  insert(spans: SpanRecord[]): number;
+  /** Spans of one trace in start order. */
+  trace(traceId: string): SpanRecord[];
+  /** Up to `limit` trace summaries, most recent first, starting before `before` when given. */
+  traces(limit: number, before?: string): TraceSummary[];
+  /** Delete spans that started before `before`. @returns how many. */
+  prune(before: string): number;
+}
+
+/** Fetches an external price list (PRICING_MODELS_URL). */
+export interface PriceListSource {
+  /**
+   * Fetch and parse the list at `url` (USD per 1M tokens).
+   * @throws DomainError `pricing_refresh_failed`.
+   */
+  fetch(url: string, timeoutMs: number): Promise<Record<string, ModelPrice>>;
+}
+
+/** The caller of a route, as the domain decides what it may see. */
+export interface Caller { id: string; roles: readonly string[] }
