@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { start } from '../services/knowledge/src/index.js';
-import { KnowledgeStore } from '../services/knowledge/src/store/knowledge-store.js';
+import { openKnowledgeStore } from '../services/knowledge/src/store/knowledge-store.js';
 import { createEmbedder } from '../services/embedder/src/embedder.js';
-import { dot, fromBlob, normalize, toBlob } from '../services/embedder/src/vector.js';
-import { writeTestModel } from '../test/fixtures/embedder/make-test-model.js';
-import { headersFor, knowledgeConfig, loadSciFact, ndcgAt, principal, REPO_ROOT, TOKENIZER, type SciFact } from '../test/fixtures/embedder/service-helpers.js';
+import { dot, normalize } from '../services/embedder/src/vector.js';
+import { writeTestModel } from '../test/helpers/embedder/make-test-model.js';
+import { headersFor, knowledgeConfig, loadSciFact, ndcgAt, principal, REPO_ROOT, TOKENIZER, type SciFact } from '../test/helpers/embedder/service-helpers.js';
 import { pct } from './support/measure.js';
 import type { Figure } from './audit.js';
 
@@ -85,30 +85,30 @@ function mulberry(seed: number): () => number {
 /** 100k synthetic chunks in clusters (as sentence embeddings are), sign-bit KNN + rescore vs exact. */
 export function largeDense(n: number, dims: number, k = 200): { p50: number; recall: number; exactP50: number } {
   const dir = mkdtempSync(join(tmpdir(), 'bench-knowledge-large-'));
-  const store = KnowledgeStore.open(dir, join(REPO_ROOT, 'migrations'));
+  const store = openKnowledgeStore(dir, join(REPO_ROOT, 'migrations'));
   try {
-    store.ensureVectorIndex(dims);
+    store.vectors.ensure(dims);
     const rnd = mulberry(42);
     const gauss = (): number => { const u = rnd() || 1e-9; const v = rnd(); return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v); };
     const centroids = Array.from({ length: 2000 }, () => { const c = new Float32Array(dims); for (let i = 0; i < dims; i++) c[i] = gauss(); return normalize(c); });
     const vecs: Float32Array[] = [];
     const now = new Date().toISOString();
-    store.insertDocument({ id: 'doc', tenant_id: 't', title: 'synthetic', source_type: 'batch', filename: null, mime_type: null, bytes: null, object_sha256: null, owner_user_id: 'u', creator_user_id: 'u', visibility_mode: 'private', tags: [], metadata: {}, audience_tags: [], user_grants: [], batch_id: null, now });
+    store.documents.insert({ id: 'doc', tenant_id: 't', title: 'synthetic', source_type: 'batch', filename: null, mime_type: null, bytes: null, object_sha256: null, owner_user_id: 'u', creator_user_id: 'u', visibility_mode: 'private', tags: [], metadata: {}, audience_tags: [], user_grants: [], batch_id: null, now });
     const BATCH = 5000;
     for (let b = 0; b < n; b += BATCH) {
       store.tx(() => {
         const chunks = [];
         for (let i = b; i < Math.min(n, b + BATCH); i++) chunks.push({ chunk_index: i, heading: null, content: '', titleTerms: '', bodyTerms: '' });
-        const ids = store.appendChunksForBench('doc', chunks);
+        const ids = store.chunks.appendForBench('doc', chunks);
         const items = ids.map((id) => {
           const c = centroids[Math.floor(rnd() * centroids.length)]!;
           const v = new Float32Array(dims);
           for (let i = 0; i < dims; i++) v[i] = c[i]! + 0.35 * gauss() / Math.sqrt(dims) * 4;
           normalize(v);
           vecs[id] = v;
-          return { chunkId: id, documentId: 'doc', vec: toBlob(v) };
+          return { chunkId: id, documentId: 'doc', vector: v };
         });
-        store.putVectors(items, now);
+        store.vectors.put(items, now);
       });
     }
     const ids = Object.keys(vecs).map(Number);
@@ -116,19 +116,18 @@ export function largeDense(n: number, dims: number, k = 200): { p50: number; rec
     const exactLat: number[] = [];
     let hit = 0;
     const Q = 100;
-    const exactKnn = store.db.prepare('SELECT chunk_id FROM chunk_vectors ORDER BY vec_distance_cosine(vec, ?) LIMIT 10');
     for (let q = 0; q < Q; q++) {
       const base = vecs[ids[Math.floor(rnd() * ids.length)]!]!;
       const qv = new Float32Array(dims);
       for (let i = 0; i < dims; i++) qv[i] = base[i]! + 0.5 * gauss() / Math.sqrt(dims);
       normalize(qv);
       const t = performance.now();
-      const cand = store.knnBits(toBlob(qv), k);
-      const fv = store.vectorsOf(cand.map((c) => c.chunk_id));
-      const top = cand.map((c) => ({ id: c.chunk_id, s: dot(qv, fromBlob(fv.get(c.chunk_id)!)) })).sort((a, b) => b.s - a.s).slice(0, 10).map((x) => x.id);
+      const cand = store.vectors.knn(qv, k);
+      const fv = store.vectors.vectorsOf(cand.map((c) => c.chunk_id));
+      const top = cand.map((c) => ({ id: c.chunk_id, s: dot(qv, fv.get(c.chunk_id)!) })).sort((a, b) => b.s - a.s).slice(0, 10).map((x) => x.id);
       lat.push(performance.now() - t);
       const t2 = performance.now();
-      const exact = (exactKnn.all(toBlob(qv)) as Array<{ chunk_id: number }>).map((r) => r.chunk_id);
+      const exact = store.vectors.exactNearestForBench(qv, 10);
       exactLat.push(performance.now() - t2);
       const ex = new Set(exact);
       hit += top.filter((id) => ex.has(id)).length;

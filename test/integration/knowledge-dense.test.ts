@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from '../../services/knowledge/src/index.js';
-import { writeTestModel } from '../fixtures/embedder/make-test-model.js';
-import { call, headersFor, knowledgeConfig, principal, removeDir, TOKENIZER } from '../fixtures/embedder/service-helpers.js';
+import { writeTestModel } from '../helpers/embedder/make-test-model.js';
+import { call, headersFor, knowledgeConfig, principal, removeDir, TOKENIZER } from '../helpers/embedder/service-helpers.js';
 
 const alice = () => headersFor(principal('alice'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

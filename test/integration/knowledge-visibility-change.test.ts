@@ -9,9 +9,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from '../../services/knowledge/src/index.js';
-import { call, headersFor, knowledgeConfig, principal, removeDir, TENANT, TOKENIZER } from '../fixtures/embedder/service-helpers.js';
-import { makePdf, multipart } from '../fixtures/embedder/documents.js';
-import { writeTestModel } from '../fixtures/embedder/make-test-model.js';
+import { call, headersFor, knowledgeConfig, principal, removeDir, TENANT, TOKENIZER } from '../helpers/embedder/service-helpers.js';
+import { makePdf, multipart } from '../helpers/embedder/documents.js';
+import { writeTestModel } from '../helpers/embedder/make-test-model.js';
 
 type T = import('node:test').TestContext;
 

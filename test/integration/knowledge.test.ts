@@ -1,16 +1,20 @@
 /**
  * The knowledge service on port 0 with a temp data dir and no embedding model (sparse only):
  * the visibility matrix on every read path, batch governance rules, file ingestion (PDF, DOCX),
- * failed ingestion, document lifecycle, wiki, audiences, and rag_chunks_retrieved events landing in
- * the real audit service.
+ * failed ingestion, document lifecycle, wiki, audiences, rag_chunks_retrieved events landing in
+ * the real audit service, and original uploads of the old object layout moved at start.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { start } from '../../services/knowledge/src/index.js';
 import { start as startAudit } from '../../services/audit/src/index.js';
-import { auditConfig } from '../fixtures/audit/helpers.js';
-import { call, headersFor, knowledgeConfig, principal, removeDir, TENANT } from '../fixtures/embedder/service-helpers.js';
-import { makeDocx, makePdf, multipart } from '../fixtures/embedder/documents.js';
+import { auditConfig } from '../helpers/audit.js';
+import { call, headersFor, knowledgeConfig, principal, removeDir, TENANT } from '../helpers/embedder/service-helpers.js';
+import { makeDocx, makePdf, multipart } from '../helpers/embedder/documents.js';
+import { ObjectStore } from '../../services/shared/objects/object-store.js';
 import { ulid } from 'ulid';
 
 type T = import('node:test').TestContext;
@@ -250,4 +254,40 @@ test('rag_chunks_retrieved: a search within a turn lands its event in the audit 
   assert.equal(payload.count, 1);
   assert.equal(payload.chunks[0]!.document_id, s.body.results[0].document_id);
   assert.match(payload.query_sha256, /^[0-9a-f]{64}$/);
+});
+
+test('original uploads kept in the old object layout (objects/<aa>/<sha256>) are moved at start and still served', async (t) => {
+  const cfg = knowledgeConfig();
+  t.after(() => removeDir(cfg.dataDir));
+  let svc = await start(cfg);
+  t.after(() => svc.close());
+  let base = `http://127.0.0.1:${svc.port}`;
+  const bytes = makePdf(['Legacy layout memo.', 'The heliograph schedule is kept.'], 'Heliograph memo');
+  const pdf = await upload(base, H.alice(), {}, { filename: 'memo.pdf', contentType: 'application/pdf', data: bytes });
+  assert.equal(pdf.status, 201);
+  await svc.close();
+
+  // Data dir as knowledge left it before the shared object store, with an interrupted old write.
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  const objects = new ObjectStore(cfg.objectsDir);
+  const oldDir = join(cfg.objectsDir, sha.slice(0, 2));
+  mkdirSync(oldDir, { recursive: true });
+  renameSync(objects.pathOf(sha), join(oldDir, sha));
+  writeFileSync(join(oldDir, `${sha}.4242.1700000000000.tmp`), 'partial');
+  assert.equal(objects.has(sha), false);
+
+  for (let round = 0; round < 2; round++) {
+    svc = await start(cfg);
+    base = `http://127.0.0.1:${svc.port}`;
+    const orig = await fetch(`${base}/v1/knowledge/documents/${pdf.body.document_id}/content?format=original`, { headers: H.alice() });
+    assert.equal(orig.status, 200, `round ${round}`);
+    assert.deepEqual(Buffer.from(await orig.arrayBuffer()), bytes);
+    assert.equal(objects.has(sha), true);
+    assert.equal(existsSync(oldDir), false, 'the old folder is gone once empty');
+    assert.deepEqual(readdirSync(cfg.objectsDir), ['sha256']);
+    const re = await call(base, 'POST', `/v1/knowledge/documents/${pdf.body.document_id}/reindex`, H.alice());
+    assert.equal(re.status, 200);
+    assert.equal(re.body.status, 'indexed');
+    await svc.close();
+  }
 });

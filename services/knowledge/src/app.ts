@@ -1,81 +1,79 @@
 /**
- * Builds the knowledge service's fastify instance without listening (DESIGN.md "Inside a service"):
- * shared server, store, object store, embedder, turn events, domain service and routes. `/readyz`
- * answers ready as soon as the store is open (keyword search works without a model) and says
- * whether dense retrieval is on and, when off, why.
+ * The knowledge service, as the kit builds it (DESIGN.md "Inside a service"): opens the store and
+ * the object store (moving blobs of the old layout first), starts the embedder (its own worker
+ * thread; with no model, dense retrieval is off and BM25 carries on), wires the domain and the
+ * routes. `/readyz` answers ready as soon as the store is open and says whether dense and sparse
+ * retrieval are on and, when dense is off, why. The indexing pump is the background work.
+ * On close: the pump finishes its batch, turn events are flushed, the embedder and the store close.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import { buildServer } from '../../shared/http/server.js';
+import { defineService } from '../../shared/kit/service.js';
+import { ObjectStore } from '../../shared/objects/object-store.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
-import { createEmbedder } from '../../embedder/src/embedder.js';
-import type { Embedder } from '../../embedder/src/contracts.js';
-import type { KnowledgeConfig } from './contracts.js';
-import { KnowledgeService } from './domain/knowledge-service.js';
-import { KnowledgeStore } from './store/knowledge-store.js';
-import { ObjectStore } from './store/object-store.js';
-import { ingestRoutes } from './routes/ingest.js';
+import { createEmbedder } from '../../embedder/src/index.js';
+import { KNOWLEDGE_ERRORS, type KnowledgeConfig, type KnowledgeRuntime } from './contracts.js';
+import { Audiences } from './domain/audiences.js';
+import { Documents } from './domain/documents.js';
+import { Indexer } from './domain/indexing.js';
+import { Ingest } from './domain/ingest.js';
+import { Jobs } from './domain/jobs.js';
+import { EmbeddingPump } from './domain/pump.js';
+import { Search } from './domain/search.js';
+import { StatusReport } from './domain/status.js';
+import { Visibility } from './domain/visibility.js';
+import { Wiki } from './domain/wiki.js';
+import { audienceRoutes } from './routes/audiences.js';
 import { documentRoutes } from './routes/documents.js';
+import { ingestRoutes } from './routes/ingest.js';
 import { searchRoutes } from './routes/search.js';
 import { wikiRoutes } from './routes/wiki.js';
-import { audienceRoutes } from './routes/audiences.js';
+import { openKnowledgeStore } from './store/knowledge-store.js';
+import { migrateLegacyObjects } from './store/legacy-objects.js';
 
-/** Options of `buildKnowledgeApp`. */
-export interface BuildKnowledgeAppOptions {
-  logger: Logger;
-  /** Injected embedder (tests, benchmarks); default: the worker-thread embedder over cfg.modelDirs. */
-  embedder?: Embedder;
-  /** Emit turn events (default true). */
-  events?: boolean;
-}
+/** Largest request body outside the upload routes, bytes. */
+const BODY_LIMIT = 64 * 1024 * 1024;
 
-/** The built app and its parts. */
-export interface KnowledgeApp {
-  app: FastifyInstance;
-  svc: KnowledgeService;
-  store: KnowledgeStore;
-  embedder: Embedder;
-  close(): Promise<void>;
-}
+/** The knowledge service (port 8007): documents, hybrid search, wiki and audiences of the tenant. */
+export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>({
+  name: 'knowledge',
+  errors: KNOWLEDGE_ERRORS,
+  bodyLimit: BODY_LIMIT,
+  async setup({ cfg, runtime, logger, app, onClose, background }) {
+    const tenantId = cfg.tenantId;
+    const store = openKnowledgeStore(cfg.dbDir, cfg.migrationsDir);
+    onClose(() => store.close());
+    store.jobs.failInterrupted(new Date().toISOString());
+    const recreated = store.vectors.ensure(cfg.embeddingDims);
 
-/** Build the knowledge app. @throws Error when the store cannot be opened or migrated. */
-export function buildKnowledgeApp(cfg: KnowledgeConfig, opts: BuildKnowledgeAppOptions): KnowledgeApp {
-  const store = KnowledgeStore.open(cfg.dbDir, cfg.migrationsDir);
-  const recreated = store.ensureVectorIndex(cfg.embeddingDims);
-  const embedder = opts.embedder ?? createEmbedder({ modelDirs: cfg.modelDirs, model: cfg.embeddingModel, dims: cfg.embeddingDims });
-  const events = opts.events === false ? null : new TurnEventClient({
-    service: 'knowledge', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
-    onLoss: (n, why) => opts.logger.warn({ n, why }, 'turn events lost'),
-  });
-  const svc = new KnowledgeService({ tenantId: cfg.tenantId, store, objects: new ObjectStore(cfg.objectsDir), embedder, settings: cfg, events, logger: opts.logger });
-  svc.start(recreated);
-  const { app } = buildServer({
-    name: 'knowledge', logger: opts.logger, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys, bodyLimit: 64 * 1024 * 1024,
-    ready: () => (store.db.open ? true : 'knowledge store closed'),
-  });
-  // /readyz says plainly whether dense retrieval is on (the shared route only knows ready / not ready).
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.url !== '/readyz' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const st = svc.status();
-    return JSON.stringify({ ...JSON.parse(payload) as object, dense_retrieval: st.dense_enabled ? 'on' : 'off', dense_reason: st.dense_reason, sparse_retrieval: st.sparse_enabled ? 'on' : 'off', embedder: st.embedder.state });
-  });
-  const ctx = { cfg, svc };
-  void app.register(ingestRoutes(ctx));
-  void app.register(documentRoutes(ctx));
-  void app.register(searchRoutes(ctx));
-  void app.register(wikiRoutes(ctx));
-  void app.register(audienceRoutes(ctx));
-  let closing: Promise<void> | null = null;
-  return {
-    app, svc, store, embedder,
-    close: () => {
-      closing ??= (async () => {
-        await svc.close();
-        if (events) { await events.drain(2000); events.close(); }
-        if (!opts.embedder) await embedder.close();
-        store.close();
-      })();
-      return closing;
-    },
-  };
-}
+    const objects = new ObjectStore(cfg.objectsDir);
+    const migrated = migrateLegacyObjects(objects);
+    if (migrated.moved || migrated.staleTemps) logger.info({ moved: migrated.moved, stale_temps: migrated.staleTemps }, 'original uploads moved to the shared object layout');
+    if (migrated.mismatched.length) logger.warn({ files: migrated.mismatched }, 'uploads whose bytes do not match their name were left in the old layout');
+
+    const embedder = runtime.embedder ?? createEmbedder({ modelDirs: cfg.modelDirs, model: cfg.embeddingModel, dims: cfg.embeddingDims });
+    if (!runtime.embedder) onClose(() => embedder.close());
+    const events = runtime.events === false ? null : new TurnEventClient({
+      service: 'knowledge', auditUrl: cfg.serviceUrls.audit, tenantId, principalKeys: cfg.principalKeys,
+      onLoss: (n, why) => logger.warn({ n, why }, 'turn events lost'),
+    });
+    if (events) onClose(async () => { await events.drain(2000); events.close(); });
+
+    const { documents, chunks, vectors, audiences, wiki, jobs, tx } = store;
+    const pump = new EmbeddingPump({ tenantId, chunks, vectors, jobs, embedder, logger });
+    const indexer = new Indexer({ chunks, vectors, embedder, settings: cfg, pump, logger });
+    const visibility = new Visibility({ tenantId, audiences, documents });
+    const ingest = new Ingest({ tenantId, documents, audiences, jobs, objects, indexer, pump, visibility, settings: cfg, logger, tx });
+    const status = new StatusReport({ chunks, vectors, embedder, indexer, pump, settings: cfg });
+
+    background('embedding-pump', () => pump.start(recreated));
+    app.health.check(() => (store.isOpen ? true : 'knowledge store closed'));
+    app.health.detail(() => status.readiness());
+
+    await app.register(ingestRoutes, { ingest, jobs: new Jobs({ tenantId, jobs, documents, embedder }), maxUploadBytes: cfg.maxUploadBytes });
+    await app.register(documentRoutes, {
+      documents: new Documents({ tenantId, visibility, documents, chunks, vectors, audiences, objects, indexer, pump, tx }), ingest,
+    });
+    await app.register(searchRoutes, { search: new Search({ visibility, chunks, vectors, embedder, indexer, settings: cfg, events }), status });
+    await app.register(wikiRoutes, { wiki: new Wiki({ tenantId, wiki, audiences, visibility }) });
+    await app.register(audienceRoutes, { audiences: new Audiences({ tenantId, audiences, tx }) });
+  },
+});

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chunkText } from '../../../services/knowledge/src/domain/chunking.js';
 import { MultipartError, boundaryOf, parseMultipart } from '../../../services/knowledge/src/domain/multipart.js';
 import { detectFormat, extractText, htmlToText, parseCsv, ParseError } from '../../../services/knowledge/src/domain/parsers.js';
-import { makeDocx, makePdf, multipart } from '../../fixtures/embedder/documents.js';
+import { makeDocx, makePdf, multipart } from '../../helpers/embedder/documents.js';
 
 test('chunking: sections carry heading paths, long blocks split at sentences with overlap, size bound holds', () => {
   const long = Array.from({ length: 60 }, (_, i) => `Sentence ${i} states one fact.`).join(' ');

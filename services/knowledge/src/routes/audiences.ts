@@ -1,44 +1,38 @@
 /**
  * Audience routes (spec "Knowledge"): list (any user: the upload form offers them), upsert and
- * member changes (admin only; the gateway's admin guard covers /v1/admin/*, not this path, so the
- * service checks the role itself).
+ * member changes and lists (admin roles, checked by the domain). Bodies: contracts/audiences.ts.
  */
-import type { FastifyInstance } from 'fastify';
-import { requirePrincipal } from '../../../shared/http/server.js';
-import { ADMIN_ROLES } from '../domain/knowledge-service.js';
-import { AppError } from '../../../shared/http/errors.js';
-import type { FastifyRequest } from 'fastify';
-import type { KnowledgeContext } from './context.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requirePrincipal } from '../../../shared/kit/principal.js';
+import {
+  AudienceListSchema, AudienceMembersRequestSchema, AudienceMembersSchema, AudienceSchema, AudienceTagParamsSchema, AudienceUpsertRequestSchema,
+  AudienceWithMembersSchema, TenantQuerySchema,
+} from '../contracts.js';
+import type { Audiences } from '../domain/audiences.js';
 
-const TAG_PARAM = { type: 'object', required: ['audience_tag'], properties: { audience_tag: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+/** Options of `audienceRoutes`. */
+export interface AudienceRoutesOptions { audiences: Audiences }
 
-function requireAdmin(req: FastifyRequest): void {
-  const p = requirePrincipal(req);
-  if (!p.roles.some((r) => ADMIN_ROLES.includes(r))) throw new AppError(403, 'admin_required', 'audience administration needs the admin role');
-}
+const byTag = { params: AudienceTagParamsSchema, querystring: TenantQuerySchema } as const;
 
 /** Register the audience routes. */
-export function audienceRoutes(ctx: KnowledgeContext) {
-  return async (app: FastifyInstance): Promise<void> => {
-    app.get('/v1/knowledge/admin/audiences', async (req) => { requirePrincipal(req); return ctx.svc.listAudiences(); });
-    app.put<{ Params: { audience_tag: string }; Body: { description?: string | null } | undefined }>('/v1/knowledge/admin/audiences/:audience_tag', {
-      schema: { params: TAG_PARAM, body: { type: ['object', 'null'], properties: { tenant_id: { type: 'string' }, description: { type: ['string', 'null'], maxLength: 2000 } } } },
-    }, async (req) => {
-      requireAdmin(req);
-      return ctx.svc.upsertAudience(req.params.audience_tag, req.body?.description ?? null);
-    });
-    app.put<{ Params: { audience_tag: string }; Body: { user_ids: string[] } }>('/v1/knowledge/admin/audiences/:audience_tag/members', {
-      schema: {
-        params: TAG_PARAM,
-        body: { type: 'object', required: ['user_ids'], properties: { tenant_id: { type: 'string' }, audience_tag: { type: 'string' }, user_ids: { type: 'array', maxItems: 100_000, items: { type: 'string', minLength: 1, maxLength: 256 } } } },
-      },
-    }, async (req) => {
-      requireAdmin(req);
-      return ctx.svc.setMembers(req.params.audience_tag, req.body.user_ids);
-    });
-    app.get<{ Params: { audience_tag: string } }>('/v1/knowledge/admin/audiences/:audience_tag/members', { schema: { params: TAG_PARAM } }, async (req) => {
-      requireAdmin(req);
-      return ctx.svc.members(req.params.audience_tag);
-    });
-  };
-}
+export const audienceRoutes: FastifyPluginAsyncTypebox<AudienceRoutesOptions> = async (app, { audiences }) => {
+  /** `GET /v1/knowledge/admin/audiences` -> 200 `{items}` (any user). */
+  app.get('/v1/knowledge/admin/audiences', { schema: { querystring: TenantQuerySchema, response: { 200: AudienceListSchema } } }, async (req) => {
+    requirePrincipal(req);
+    return audiences.list();
+  });
+
+  /** `PUT /v1/knowledge/admin/audiences/:tag` `{description?}` (admin) -> 200 the audience. */
+  app.put('/v1/knowledge/admin/audiences/:audience_tag', { schema: { ...byTag, body: AudienceUpsertRequestSchema, response: { 200: AudienceSchema } } },
+    async (req) => audiences.upsert(requirePrincipal(req), req.params.audience_tag, req.body?.description ?? null));
+
+  /** `PUT /v1/knowledge/admin/audiences/:tag/members` `{user_ids}` (admin) -> 200 the audience with its members. */
+  app.put('/v1/knowledge/admin/audiences/:audience_tag/members', {
+    schema: { ...byTag, body: AudienceMembersRequestSchema, response: { 200: AudienceWithMembersSchema } },
+  }, async (req) => audiences.setMembers(requirePrincipal(req), req.params.audience_tag, req.body.user_ids));
+
+  /** `GET /v1/knowledge/admin/audiences/:tag/members` (admin) -> 200 `{tag, user_ids}`. */
+  app.get('/v1/knowledge/admin/audiences/:audience_tag/members', { schema: { ...byTag, response: { 200: AudienceMembersSchema } } },
+    async (req) => audiences.members(requirePrincipal(req), req.params.audience_tag));
+};

@@ -1,78 +1,75 @@
-/** Document routes (spec "Knowledge"): list, detail, content, change (visibility, owner, title), reindex, delete, archive, restore. */
-import type { FastifyInstance } from 'fastify';
-import { requirePrincipal } from '../../../shared/http/server.js';
+/**
+ * Document routes (spec "Knowledge"): list, detail, content (text or the original upload), change
+ * (visibility, owner, title), reindex, delete, archive, restore. Bodies: contracts/documents.ts.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../shared/http/errors.js';
-import type { DocumentPatchRequest } from '../contracts.js';
-import { DOC_PARAM, type KnowledgeContext } from './context.js';
+import { requirePrincipal } from '../../../shared/kit/principal.js';
+import {
+  DocumentContentQuerySchema, DocumentContentSchema, DocumentDeletedSchema, DocumentDetailSchema, DocumentIdParamsSchema, DocumentListQuerySchema,
+  DocumentPageSchema, DocumentPatchRequestSchema, DocumentViewSchema, ReindexResultSchema, TenantQuerySchema,
+} from '../contracts.js';
+import type { Documents } from '../domain/documents.js';
+import type { Ingest } from '../domain/ingest.js';
 
-type DocParams = { Params: { document_id: string } };
+/** Options of `documentRoutes`. */
+export interface DocumentRoutesOptions {
+  documents: Documents;
+  ingest: Pick<Ingest, 'reindex'>;
+}
 
-/** Body of PATCH: the batch route's governance fields plus the title; unknown fields are refused. */
-const PATCH_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    tenant_id: { type: 'string', maxLength: 256 },
-    visibility_mode: { type: 'string', enum: ['private', 'shared', 'restricted'] },
-    audience_tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 64 } },
-    user_grants: { type: 'array', maxItems: 10_000, items: { type: 'string', maxLength: 256 } },
-    owner_user_id: { type: 'string', minLength: 1, maxLength: 256 },
-    confirm_tenant_wide: { type: 'boolean' },
-    title: { type: 'string', minLength: 1, maxLength: 500 },
-  },
-} as const;
+const byId = { params: DocumentIdParamsSchema, querystring: TenantQuerySchema } as const;
 
 /** Register the document routes. */
-export function documentRoutes(ctx: KnowledgeContext) {
-  return async (app: FastifyInstance): Promise<void> => {
-    app.get<{ Querystring: { limit?: number; cursor?: string; archived?: 'exclude' | 'include' | 'only'; status?: string; q?: string } }>('/v1/knowledge/documents', {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            tenant_id: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, cursor: { type: 'string', maxLength: 512 },
-            archived: { type: 'string', enum: ['exclude', 'include', 'only'] }, status: { type: 'string', enum: ['indexing', 'indexed', 'failed'] },
-            q: { type: 'string', maxLength: 200 },
-          },
-        },
-      },
-    }, async (req) => {
-      const q = req.query;
-      return ctx.svc.listDocuments(requirePrincipal(req), {
-        limit: q.limit ?? 50, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.archived ? { archived: q.archived } : {}),
-        ...(q.status ? { status: q.status } : {}), ...(q.q ? { q: q.q } : {}),
-      });
+export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = async (app, { documents, ingest }) => {
+  /** `GET /v1/knowledge/documents` -> 200 `{items, next_cursor?}`, newest first. */
+  app.get('/v1/knowledge/documents', { schema: { querystring: DocumentListQuerySchema, response: { 200: DocumentPageSchema } } }, async (req) => {
+    const q = req.query;
+    return documents.list(requirePrincipal(req), {
+      limit: q.limit ?? 50, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.archived ? { archived: q.archived } : {}),
+      ...(q.status ? { status: q.status } : {}), ...(q.q ? { q: q.q } : {}),
     });
+  });
 
-    app.get<DocParams>('/v1/knowledge/documents/:document_id', { schema: { params: DOC_PARAM } }, async (req) => ctx.svc.documentDetail(requirePrincipal(req), req.params.document_id));
+  /** `GET /v1/knowledge/documents/:id` -> 200 document detail; 404 when absent or not visible. */
+  app.get('/v1/knowledge/documents/:document_id', { schema: { ...byId, response: { 200: DocumentDetailSchema } } },
+    async (req) => documents.detail(requirePrincipal(req), req.params.document_id));
 
-    app.get<DocParams & { Querystring: { format?: 'text' | 'original' } }>('/v1/knowledge/documents/:document_id/content', {
-      schema: { params: DOC_PARAM, querystring: { type: 'object', properties: { tenant_id: { type: 'string' }, format: { type: 'string', enum: ['text', 'original'] } } } },
-    }, async (req, reply) => {
-      const p = requirePrincipal(req);
-      if (req.query.format === 'original') {
-        const o = ctx.svc.documentOriginal(p, req.params.document_id);
-        if (!o) throw notFound('this document has no stored original file');
-        const safe = o.filename.replace(/[^\w.-]+/g, '_');
-        return reply.type(o.mime).header('content-disposition', `attachment; filename="${safe}"`).header('x-content-type-options', 'nosniff').send(o.data);
-      }
-      return ctx.svc.documentContent(p, req.params.document_id);
-    });
+  /** `GET /v1/knowledge/documents/:id/content` -> 200 the text; `?format=original` sends the stored upload as an attachment. */
+  app.get('/v1/knowledge/documents/:document_id/content', {
+    schema: { params: DocumentIdParamsSchema, querystring: DocumentContentQuerySchema, response: { 200: DocumentContentSchema } },
+  }, async (req, reply) => {
+    const p = requirePrincipal(req);
+    if (req.query.format === 'original') {
+      const o = documents.original(p, req.params.document_id);
+      if (!o) throw notFound('this document has no stored original file');
+      const safe = o.filename.replace(/[^\w.-]+/g, '_');
+      // A Buffer is sent as it is (the 200 schema types only the JSON answer, and serialises nothing else).
+      return reply.type(o.mime).header('content-disposition', `attachment; filename="${safe}"`).header('x-content-type-options', 'nosniff').send(o.data as never);
+    }
+    return documents.content(p, req.params.document_id);
+  });
 
-    app.patch<DocParams & { Body: DocumentPatchRequest }>('/v1/knowledge/documents/:document_id', { schema: { params: DOC_PARAM, body: PATCH_SCHEMA } },
-      async (req) => ctx.svc.updateDocument(requirePrincipal(req), req.params.document_id, req.body));
+  /** `PATCH /v1/knowledge/documents/:id` (owner or admin) -> 200 document detail. */
+  app.patch('/v1/knowledge/documents/:document_id', {
+    schema: { ...byId, body: DocumentPatchRequestSchema, response: { 200: DocumentDetailSchema } },
+  }, async (req) => documents.update(requirePrincipal(req), req.params.document_id, req.body));
 
-    app.post<DocParams>('/v1/knowledge/documents/:document_id/reindex', { schema: { params: DOC_PARAM } }, async (req, reply) => {
-      const r = await ctx.svc.reindex(requirePrincipal(req), req.params.document_id);
-      return reply.code(200).send(r);
-    });
+  /** `POST /v1/knowledge/documents/:id/reindex` (owner or admin) -> 200 the state after indexing again. */
+  app.post('/v1/knowledge/documents/:document_id/reindex', { schema: { ...byId, response: { 200: ReindexResultSchema } } },
+    async (req) => ingest.reindex(requirePrincipal(req), req.params.document_id));
 
-    app.delete<DocParams>('/v1/knowledge/documents/:document_id', { schema: { params: DOC_PARAM } }, async (req) => {
-      ctx.svc.deleteDocument(requirePrincipal(req), req.params.document_id);
-      return { document_id: req.params.document_id, deleted: true };
-    });
+  /** `DELETE /v1/knowledge/documents/:id` (owner or admin) -> 200 `{document_id, deleted: true}`. */
+  app.delete('/v1/knowledge/documents/:document_id', { schema: { ...byId, response: { 200: DocumentDeletedSchema } } }, async (req) => {
+    documents.delete(requirePrincipal(req), req.params.document_id);
+    return { document_id: req.params.document_id, deleted: true as const };
+  });
 
-    app.post<DocParams>('/v1/knowledge/documents/:document_id/archive', { schema: { params: DOC_PARAM } }, async (req) => ctx.svc.setArchived(requirePrincipal(req), req.params.document_id, true));
-    app.post<DocParams>('/v1/knowledge/documents/:document_id/restore', { schema: { params: DOC_PARAM } }, async (req) => ctx.svc.setArchived(requirePrincipal(req), req.params.document_id, false));
-  };
-}
+  /** `POST /v1/knowledge/documents/:id/archive` (owner or admin) -> 200 the document. */
+  app.post('/v1/knowledge/documents/:document_id/archive', { schema: { ...byId, response: { 200: DocumentViewSchema } } },
+    async (req) => documents.setArchived(requirePrincipal(req), req.params.document_id, true));
+
+  /** `POST /v1/knowledge/documents/:id/restore` (owner or admin) -> 200 the document. */
+  app.post('/v1/knowledge/documents/:document_id/restore', { schema: { ...byId, response: { 200: DocumentViewSchema } } },
+    async (req) => documents.setArchived(requirePrincipal(req), req.params.document_id, false));
+};

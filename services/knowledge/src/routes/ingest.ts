@@ -1,37 +1,32 @@
 /**
  * Ingestion routes (spec "Knowledge"): file upload (multipart), text (multipart, urlencoded or
- * JSON), batch (JSON), and job progress. See contracts.ts for bodies and status codes.
+ * JSON), batch (JSON), and job progress. The multipart and urlencoded parsers are registered in
+ * this plugin only, so other routes keep answering 415 to such bodies. Bodies and statuses:
+ * contracts/ingest.ts.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, invalidRequest } from '../../../shared/http/errors.js';
-import { requirePrincipal } from '../../../shared/http/server.js';
-import type { BatchIngestRequest } from '../contracts.js';
+import { requirePrincipal } from '../../../shared/kit/principal.js';
+import { BatchIngestRequestSchema, BatchIngestResultSchema, IngestResultSchema, JobIdParamsSchema, JobViewSchema, TenantQuerySchema } from '../contracts.js';
+import type { Ingest } from '../domain/ingest.js';
+import type { Jobs } from '../domain/jobs.js';
 import { boundaryOf, MultipartError, parseMultipart, type ParsedForm } from '../domain/multipart.js';
-import type { KnowledgeContext } from './context.js';
 
-const VIS = { type: 'string', enum: ['private', 'shared', 'restricted'] } as const;
+/** Options of `ingestRoutes`. */
+export interface IngestRoutesOptions {
+  ingest: Ingest;
+  jobs: Jobs;
+  /** Largest upload, bytes (MAX_UPLOAD_BYTES); request bodies may be 1 MiB larger (multipart framing). */
+  maxUploadBytes: number;
+}
 
-const BATCH_SCHEMA = {
-  type: 'object',
-  required: ['records'],
-  properties: {
-    tenant_id: { type: 'string', maxLength: 256 },
-    visibility_mode: VIS,
-    audience_tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 64 } },
-    user_grants: { type: 'array', maxItems: 10_000, items: { type: 'string', maxLength: 256 } },
-    owner_user_id: { type: 'string', minLength: 1, maxLength: 256 },
-    confirm_tenant_wide: { type: 'boolean' },
-    tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 64 } },
-    records: {
-      type: 'array', minItems: 1, maxItems: 100_000,
-      items: {
-        type: 'object', required: ['title', 'content'],
-        properties: { title: { type: 'string', maxLength: 2000 }, content: { type: 'string' }, metadata: { type: 'object' } },
-      },
-    },
-  },
-} as const;
+/** Smallest body limit of the batch route, bytes. */
+const BATCH_BODY_LIMIT = 64 * 1024 * 1024;
 
+/**
+ * The fields and files of a form body: multipart (parsed here), or urlencoded / JSON fields.
+ * @throws 400 `invalid_request` for a malformed multipart body, 415 `unsupported_media_type` otherwise.
+ */
 function form(body: unknown, contentType: string | undefined): ParsedForm {
   const boundary = boundaryOf(contentType);
   if (boundary && Buffer.isBuffer(body)) {
@@ -48,52 +43,39 @@ function form(body: unknown, contentType: string | undefined): ParsedForm {
   throw new AppError(415, 'unsupported_media_type', 'send multipart/form-data');
 }
 
-async function ingestFailed(reply: FastifyReply, err: unknown): Promise<never> {
-  if (err instanceof AppError && err.code === 'ingestion_failed') {
-    await reply.code(422).send({ error: err.message, code: err.code, document_id: (err as AppError & { documentId?: string }).documentId ?? null });
-  }
-  throw err;
-}
-
 /** Register the ingestion routes. */
-export function ingestRoutes(ctx: KnowledgeContext) {
-  return async (app: FastifyInstance): Promise<void> => {
-    const limit = ctx.cfg.maxUploadBytes + 1024 * 1024;
-    app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: limit }, (_req, body, done) => done(null, body));
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: limit }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+export const ingestRoutes: FastifyPluginAsyncTypebox<IngestRoutesOptions> = async (app, { ingest, jobs, maxUploadBytes }) => {
+  const limit = maxUploadBytes + 1024 * 1024;
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: limit }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: limit }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
 
-    app.post('/v1/knowledge/ingest', { bodyLimit: limit }, async (req, reply) => {
-      const p = requirePrincipal(req);
-      const f = form(req.body, req.headers['content-type']);
-      const file = f.files.find((x) => x.field === 'file') ?? f.files[0];
-      if (!file) throw invalidRequest('multipart field "file" is required', 'body.file');
-      try {
-        const r = await ctx.svc.ingestFile(p, file, f.fields.title ?? null);
-        return reply.code(201).send(r);
-      } catch (err) {
-        return ingestFailed(reply, err);
-      }
-    });
+  /** `POST /v1/knowledge/ingest`: multipart `file` (+ `title`) -> 201 `IngestResult`; 422 `ingestion_failed` with `document_id`. */
+  app.post('/v1/knowledge/ingest', { bodyLimit: limit, schema: { querystring: TenantQuerySchema, response: { 201: IngestResultSchema } } }, async (req, reply) => {
+    const p = requirePrincipal(req);
+    const f = form(req.body, req.headers['content-type']);
+    const file = f.files.find((x) => x.field === 'file') ?? f.files[0];
+    if (!file) throw invalidRequest('multipart field "file" is required', 'body.file');
+    return reply.code(201).send(await ingest.ingestFile(p, file, f.fields.title ?? null));
+  });
 
-    app.post('/v1/knowledge/ingest/text', { bodyLimit: limit }, async (req, reply) => {
-      const p = requirePrincipal(req);
-      const f = form(req.body, req.headers['content-type']);
-      const content = f.fields.content ?? (f.files[0] ? f.files[0].data.toString('utf8') : undefined);
-      if (typeof content !== 'string') throw invalidRequest('field "content" is required', 'body.content');
-      const r = await ctx.svc.ingestText(p, f.fields.title ?? '', content);
-      return reply.code(201).send(r);
-    });
+  /** `POST /v1/knowledge/ingest/text`: `title`, `content` (multipart, urlencoded or JSON) -> 201 `IngestResult`. */
+  app.post('/v1/knowledge/ingest/text', { bodyLimit: limit, schema: { querystring: TenantQuerySchema, response: { 201: IngestResultSchema } } }, async (req, reply) => {
+    const p = requirePrincipal(req);
+    const f = form(req.body, req.headers['content-type']);
+    const content = f.fields.content ?? (f.files[0] ? f.files[0].data.toString('utf8') : undefined);
+    if (typeof content !== 'string') throw invalidRequest('field "content" is required', 'body.content');
+    return reply.code(201).send(await ingest.ingestText(p, f.fields.title ?? '', content));
+  });
 
-    app.post<{ Body: BatchIngestRequest }>('/v1/knowledge/ingest/batch', { schema: { body: BATCH_SCHEMA }, bodyLimit: Math.max(limit, 64 * 1024 * 1024) }, async (req, reply) => {
-      const p = requirePrincipal(req);
-      const r = await ctx.svc.ingestBatch(p, req.body);
-      return reply.code(201).send(r);
-    });
+  /** `POST /v1/knowledge/ingest/batch` -> 201 `BatchIngestResult`. */
+  app.post('/v1/knowledge/ingest/batch', {
+    bodyLimit: Math.max(limit, BATCH_BODY_LIMIT),
+    schema: { body: BatchIngestRequestSchema, response: { 201: BatchIngestResultSchema } },
+  }, async (req, reply) => reply.code(201).send(ingest.ingestBatch(requirePrincipal(req), req.body)));
 
-    app.get<{ Params: { job_id: string } }>('/v1/knowledge/jobs/:job_id', {
-      schema: { params: { type: 'object', required: ['job_id'], properties: { job_id: { type: 'string', maxLength: 64 } } } },
-    }, async (req) => ctx.svc.job(requirePrincipal(req), req.params.job_id));
-  };
-}
+  /** `GET /v1/knowledge/jobs/:job_id` -> 200 `JobView`; 404 `job_not_found`. */
+  app.get('/v1/knowledge/jobs/:job_id', { schema: { params: JobIdParamsSchema, querystring: TenantQuerySchema, response: { 200: JobViewSchema } } },
+    async (req) => jobs.job(requirePrincipal(req), req.params.job_id));
+};

@@ -1,32 +1,31 @@
-/** `POST /v1/knowledge/search` and `GET /v1/knowledge/status`. */
-import type { FastifyInstance } from 'fastify';
-import { requirePrincipal } from '../../../shared/http/server.js';
-import type { SearchRequest } from '../contracts.js';
-import type { KnowledgeContext } from './context.js';
+/** `POST /v1/knowledge/search` and `GET /v1/knowledge/status` (contracts/search.ts). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requirePrincipal } from '../../../shared/kit/principal.js';
+import { KnowledgeStatusSchema, SearchRequestSchema, SearchResponseSchema, TenantQuerySchema } from '../contracts.js';
+import type { Search } from '../domain/search.js';
+import type { StatusReport } from '../domain/status.js';
 
-/** Register the search routes. */
-export function searchRoutes(ctx: KnowledgeContext) {
-  return async (app: FastifyInstance): Promise<void> => {
-    app.post<{ Body: SearchRequest }>('/v1/knowledge/search', {
-      schema: {
-        body: {
-          type: 'object', required: ['query'],
-          properties: {
-            tenant_id: { type: 'string', maxLength: 256 }, query: { type: 'string', minLength: 1, maxLength: 8000 },
-            limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 }, score_threshold: { type: 'number', minimum: 0, maximum: 1 },
-            group_by_document: { type: 'boolean' },
-          },
-        },
-      },
-    }, async (req) => {
-      const b = req.body;
-      return ctx.svc.search(requirePrincipal(req), b.query, {
-        limit: b.limit ?? 10, turnId: req.turnId,
-        ...(b.score_threshold !== undefined ? { threshold: b.score_threshold } : {}),
-        ...(b.group_by_document !== undefined ? { groupByDocument: b.group_by_document } : {}),
-      });
-    });
-
-    app.get('/v1/knowledge/status', async (req) => { requirePrincipal(req); return ctx.svc.status(); });
-  };
+/** Options of `searchRoutes`. */
+export interface SearchRoutesOptions {
+  search: Search;
+  status: StatusReport;
 }
+
+/** Register the search and status routes. */
+export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = async (app, { search, status }) => {
+  /** `POST /v1/knowledge/search` -> 200 `{results, retrieval}`; within a turn, `rag_chunks_retrieved` is recorded first. */
+  app.post('/v1/knowledge/search', { schema: { body: SearchRequestSchema, response: { 200: SearchResponseSchema } } }, async (req) => {
+    const b = req.body;
+    return search.search(requirePrincipal(req), b.query, {
+      limit: b.limit ?? 10, turnId: req.turnId,
+      ...(b.score_threshold !== undefined ? { threshold: b.score_threshold } : {}),
+      ...(b.group_by_document !== undefined ? { groupByDocument: b.group_by_document } : {}),
+    });
+  });
+
+  /** `GET /v1/knowledge/status` -> 200 `KnowledgeStatus`. */
+  app.get('/v1/knowledge/status', { schema: { querystring: TenantQuerySchema, response: { 200: KnowledgeStatusSchema } } }, async (req) => {
+    requirePrincipal(req);
+    return status.status();
+  });
+};

@@ -1,36 +1,31 @@
-/** Wiki routes (spec "Knowledge"): create or update, read, list, delete, by topic slug. */
-import type { FastifyInstance } from 'fastify';
-import { requirePrincipal } from '../../../shared/http/server.js';
-import type { WikiWriteRequest } from '../contracts.js';
-import type { KnowledgeContext } from './context.js';
+/** Wiki routes (spec "Knowledge"): create or update, read, list, delete, by topic slug (contracts/wiki.ts). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requirePrincipal } from '../../../shared/kit/principal.js';
+import { TenantQuerySchema, TopicParamsSchema, WikiDeletedSchema, WikiListSchema, WikiPageSchema, WikiWriteRequestSchema } from '../contracts.js';
+import type { Wiki } from '../domain/wiki.js';
 
-const TOPIC = { type: 'object', required: ['topic'], properties: { topic: { type: 'string', minLength: 1, maxLength: 128 } } } as const;
+/** Options of `wikiRoutes`. */
+export interface WikiRoutesOptions { wiki: Wiki }
 
 /** Register the wiki routes. */
-export function wikiRoutes(ctx: KnowledgeContext) {
-  return async (app: FastifyInstance): Promise<void> => {
-    app.post<{ Body: WikiWriteRequest }>('/v1/knowledge/wiki', {
-      schema: {
-        body: {
-          type: 'object', required: ['topic', 'title', 'content'],
-          properties: {
-            tenant_id: { type: 'string' }, topic: { type: 'string', minLength: 1, maxLength: 128 }, title: { type: 'string', minLength: 1, maxLength: 500 },
-            summary: { type: 'string', maxLength: 4000 }, tags: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 64 } },
-            content: { type: 'string', maxLength: 1_000_000 }, visibility_mode: { type: 'string', enum: ['private', 'shared', 'restricted'] },
-            audience_tags: { type: 'array', maxItems: 100, items: { type: 'string' } }, user_grants: { type: 'array', maxItems: 10_000, items: { type: 'string' } },
-            confirm_tenant_wide: { type: 'boolean' },
-          },
-        },
-      },
-    }, async (req, reply) => {
-      const r = ctx.svc.writeWiki(requirePrincipal(req), req.body);
-      return reply.code(r.created ? 201 : 200).send(r.page);
-    });
-    app.get('/v1/knowledge/wiki', async (req) => ctx.svc.listWiki(requirePrincipal(req)));
-    app.get<{ Params: { topic: string } }>('/v1/knowledge/wiki/:topic', { schema: { params: TOPIC } }, async (req) => ctx.svc.readWiki(requirePrincipal(req), req.params.topic));
-    app.delete<{ Params: { topic: string } }>('/v1/knowledge/wiki/:topic', { schema: { params: TOPIC } }, async (req) => {
-      ctx.svc.deleteWiki(requirePrincipal(req), req.params.topic);
-      return { topic: req.params.topic.toLowerCase(), deleted: true };
-    });
-  };
-}
+export const wikiRoutes: FastifyPluginAsyncTypebox<WikiRoutesOptions> = async (app, { wiki }) => {
+  /** `POST /v1/knowledge/wiki` -> 201 created / 200 updated `WikiPage`; 409 `wiki_topic_conflict`. */
+  app.post('/v1/knowledge/wiki', { schema: { body: WikiWriteRequestSchema, response: { 200: WikiPageSchema, 201: WikiPageSchema } } }, async (req, reply) => {
+    const r = wiki.write(requirePrincipal(req), req.body);
+    return reply.code(r.created ? 201 : 200).send(r.page);
+  });
+
+  /** `GET /v1/knowledge/wiki` -> 200 `{items}`: pages the caller may read, without content. */
+  app.get('/v1/knowledge/wiki', { schema: { querystring: TenantQuerySchema, response: { 200: WikiListSchema } } },
+    async (req) => wiki.list(requirePrincipal(req)));
+
+  /** `GET /v1/knowledge/wiki/:topic` -> 200 `WikiPage`; 404 when absent or not readable. */
+  app.get('/v1/knowledge/wiki/:topic', { schema: { params: TopicParamsSchema, querystring: TenantQuerySchema, response: { 200: WikiPageSchema } } },
+    async (req) => wiki.read(requirePrincipal(req), req.params.topic));
+
+  /** `DELETE /v1/knowledge/wiki/:topic` (owner or admin) -> 200 `{topic, deleted: true}`. */
+  app.delete('/v1/knowledge/wiki/:topic', { schema: { params: TopicParamsSchema, querystring: TenantQuerySchema, response: { 200: WikiDeletedSchema } } }, async (req) => {
+    wiki.delete(requirePrincipal(req), req.params.topic);
+    return { topic: req.params.topic.toLowerCase(), deleted: true as const };
+  });
+};

@@ -1,0 +1,48 @@
+/** Job progress (`GET /v1/knowledge/jobs/:job_id`): batch ingests report their chunks' vectors while they run. */
+import type { Principal } from '../../../shared/identity/principal.js';
+import type { Embedder } from '../../../embedder/src/contracts.js';
+import type { JobView } from '../contracts.js';
+import { knowledgeError } from './errors.js';
+import type { DocumentStore, JobStore } from './ports.js';
+import { isAdmin } from './visibility.js';
+
+function nowIso(): string { return new Date().toISOString(); }
+
+/** Dependencies of job progress. */
+export interface JobsDeps {
+  tenantId: string;
+  jobs: JobStore;
+  documents: DocumentStore;
+  embedder: Embedder;
+}
+
+/** Job progress. */
+export class Jobs {
+  constructor(private readonly d: JobsDeps) {}
+
+  /**
+   * Progress of a job of the caller (admins: any). A running batch job counts its chunks' vectors
+   * and is done once every chunk has one (or no model will make them).
+   * @throws DomainError `job_not_found` (404).
+   */
+  job(p: Principal, id: string): JobView {
+    const j = this.d.jobs.get(this.d.tenantId, id);
+    if (!j || (!isAdmin(p) && j.owner_user_id !== p.id)) throw knowledgeError('job_not_found', `no job ${id}`);
+    let { done, total, status } = j;
+    const extra: Partial<JobView> = {};
+    if (j.kind === 'batch_ingest' && status === 'running') {
+      // A batch job's id is its batch id.
+      const prog = this.d.documents.batchProgress(j.id);
+      if (prog.documents > 0) {
+        done = prog.embedded; total = prog.chunks;
+        extra.chunks_total = prog.chunks; extra.chunks_embedded = prog.embedded;
+        if (!this.d.embedder.available && this.d.embedder.status().state !== 'loading') { done = total; status = 'done'; }
+        if (done >= total) { status = 'done'; this.d.jobs.progress(j.id, total, total, 'done', null, nowIso()); }
+      }
+    }
+    return {
+      job_id: j.id, kind: j.kind, status: status as JobView['status'], done, total, progress: total ? Math.min(1, done / total) : 1,
+      error: j.error, created_at: j.created_at, updated_at: j.updated_at, ...extra,
+    };
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The service's retrieval status (`GET /v1/knowledge/status`, and the dense / sparse fields of
+ * `/readyz`): whether dense and sparse retrieval answer and why not, chunk counts and
+ * re-embedding progress.
+ */
+import type { Embedder } from '../../../embedder/src/contracts.js';
+import type { KnowledgeSettings, KnowledgeStatus } from '../contracts.js';
+import type { Indexer } from './indexing.js';
+import type { ChunkStore, VectorIndex } from './ports.js';
+import type { EmbeddingPump } from './pump.js';
+
+/** Dependencies of the status report. */
+export interface StatusDeps {
+  chunks: ChunkStore;
+  vectors: VectorIndex;
+  embedder: Embedder;
+  indexer: Pick<Indexer, 'denseReason'>;
+  pump: Pick<EmbeddingPump, 'reembedding'>;
+  settings: Pick<KnowledgeSettings, 'sparseEnabled' | 'searchScoreThreshold'>;
+}
+
+/** The status report. */
+export class StatusReport {
+  constructor(private readonly d: StatusDeps) {}
+
+  /** The retrieval status now. */
+  status(): KnowledgeStatus {
+    const dense = this.d.embedder.available;
+    return {
+      sparse_enabled: this.d.settings.sparseEnabled || !dense,
+      dense_enabled: dense,
+      dense_reason: dense ? null : this.d.indexer.denseReason(),
+      embedder: this.d.embedder.status(),
+      chunks: this.d.chunks.count(),
+      chunks_pending_vectors: dense ? this.d.vectors.countPending() : 0,
+      reembedding: this.d.pump.reembedding(),
+      score_threshold: this.d.settings.searchScoreThreshold,
+    };
+  }
+
+  /** Fields `/readyz` adds to its ready body: dense and sparse retrieval on or off, why, and the embedder state. */
+  readiness(): { dense_retrieval: 'on' | 'off'; dense_reason: string | null; sparse_retrieval: 'on' | 'off'; embedder: string } {
+    const st = this.status();
+    return { dense_retrieval: st.dense_enabled ? 'on' : 'off', dense_reason: st.dense_reason, sparse_retrieval: st.sparse_enabled ? 'on' : 'off', embedder: st.embedder.state };
+  }
+}

@@ -1,0 +1,22 @@
+/** `jobs` (progress of batch ingests and re-embedding): SQLite implementation of `JobStore`. */
+import type { Db } from '../../../shared/db/open.js';
+import type { JobRow, JobStore } from '../domain/ports.js';
+
+/** SQLite implementation of `JobStore`. */
+export class SqliteJobStore implements JobStore {
+  private readonly q;
+
+  constructor(db: Db) {
+    this.q = {
+      insert: db.prepare<[string, string, string, string, number, string, string]>(`INSERT INTO jobs (id, tenant_id, kind, status, owner_user_id, total, done, created_at, updated_at) VALUES (?, ?, ?, 'running', ?, ?, 0, ?, ?)`),
+      progress: db.prepare<[number, number, string, string | null, string, string]>('UPDATE jobs SET done = ?, total = ?, status = ?, error = ?, updated_at = ? WHERE id = ?'),
+      get: db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE id = ? AND tenant_id = ?'),
+      failRunning: db.prepare<[string]>(`UPDATE jobs SET status = 'failed', error = 'interrupted by a restart', updated_at = ? WHERE status = 'running'`),
+    };
+  }
+
+  create(id: string, tenantId: string, kind: string, owner: string, total: number, now: string): void { this.q.insert.run(id, tenantId, kind, owner, total, now, now); }
+  progress(id: string, done: number, total: number, status: string, error: string | null, now: string): void { this.q.progress.run(done, total, status, error, now, id); }
+  get(tenantId: string, id: string): JobRow | null { return this.q.get.get(id, tenantId) ?? null; }
+  failInterrupted(now: string): void { this.q.failRunning.run(now); }
+}
