@@ -20,6 +20,7 @@ import { runCheck } from '../services/guardrail/src/domain/check.js';
 import { DEFAULT_POLICY } from '../services/guardrail/src/domain/policy.js';
 import { findEntities } from '../services/guardrail/src/domain/pii.js';
 import { start } from '../services/guardrail/src/index.js';
+import { guardrailSettings } from '../main/config/services/guardrail.js';
 import { SERVICE_NAMES, type ServiceName } from '../services/shared/services.js';
 import { servicePrincipal, signStamp } from '../services/shared/identity/principal.js';
 import { pct } from './support/measure.js';
@@ -141,6 +142,7 @@ export async function main(): Promise<Figure[]> {
     service: 'guardrail', host: '127.0.0.1', port: 0, env: 'test', dataDir: dir, dbDir: join(dir, 'db'), objectsDir: join(dir, 'objects'), logDir: join(dir, 'logs'),
     migrationsDir: join(ROOT, 'migrations'), logLevel: 'warn', tenantId: 'bench', publicUrl: 'http://127.0.0.1:8080', principalKeys: keys,
     capTokenKeys: ['bench-cap-key-0123456789abcdef0123456789'], authEnabled: true, serviceUrls: urls,
+    ...guardrailSettings({}, { dataDir: dir, repoRoot: ROOT, production: false }),
   });
   const pool = new Pool(`http://127.0.0.1:${svc.port}`, { connections: 1 });
   try {

@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { start } from '../../services/guardrail/src/index.js';
-import type { CommonServiceConfig } from '../../services/shared/config.js';
-import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
 import { signStamp, verifyStamp, type Principal } from '../../services/shared/identity/principal.js';
-import { call, principal, PRINCIPAL_KEY, REPO_ROOT, TENANT } from '../fixtures/audit/helpers.js';
+import { callJson as call, testPrincipal } from '../helpers/principals.js';
+import { guardrailConfig, TEST_PRINCIPAL_KEY as PRINCIPAL_KEY } from '../helpers/service-configs.js';
 
 const ulid = monotonicFactory();
+const TENANT = 'tenant-pinned';
+const principal = (id: string, roles: string[]): Principal => testPrincipal(id, roles, TENANT);
 
 interface Recorded { path: string; principal: Principal | null; body: { events?: Array<{ payload_type: string; payload_json: string; turn_id: string; principal_id: string }> } & Record<string, unknown> }
 
@@ -42,13 +43,7 @@ async function recordingAudit(t: import('node:test').TestContext): Promise<{ url
 async function boot(t: import('node:test').TestContext) {
   const audit = await recordingAudit(t);
   const dir = mkdtempSync(join(tmpdir(), 'guardrail-test-'));
-  const urls = Object.fromEntries(SERVICE_NAMES.map((n) => [n, 'http://127.0.0.1:9'])) as Record<ServiceName, string>;
-  urls.audit = audit.url;
-  const cfg: CommonServiceConfig = {
-    service: 'guardrail', host: '127.0.0.1', port: 0, env: 'test', dataDir: dir, dbDir: join(dir, 'db'), objectsDir: join(dir, 'objects'),
-    logDir: join(dir, 'logs'), migrationsDir: join(REPO_ROOT, 'migrations'), logLevel: 'warn', tenantId: TENANT, publicUrl: 'http://127.0.0.1:8080',
-    principalKeys: [PRINCIPAL_KEY], capTokenKeys: ['cap-key-0123456789abcdef0123456789abcdef'], authEnabled: true, serviceUrls: urls,
-  };
+  const cfg = guardrailConfig({ dataDir: dir, tenantId: TENANT, urls: { audit: audit.url } });
   const svc = await start(cfg);
   t.after(async () => { await svc.close(); rmSync(dir, { recursive: true, force: true }); });
   return { base: `http://127.0.0.1:${svc.port}`, audit, dir };

@@ -9,14 +9,17 @@ import assert from 'node:assert/strict';
 import { ulid } from 'ulid';
 import { start } from '../../services/memory/src/index.js';
 import { start as startAudit } from '../../services/audit/src/index.js';
-import { auditConfig } from '../fixtures/audit/helpers.js';
+import { auditConfig } from '../helpers/audit.js';
 import { startScriptedLlm } from '../helpers/scripted-llm.js';
-import { call, headersFor, memoryConfig, principal, removeDir, TENANT } from '../fixtures/embedder/service-helpers.js';
+import { callJson as call, stampedHeaders as headersFor, testPrincipal } from '../helpers/principals.js';
+import { memoryConfig, removeDir } from '../helpers/service-configs.js';
 
 type T = import('node:test').TestContext;
+const TENANT = 'acme';
+const principal = (id: string, roles: string[] = ['user']) => testPrincipal(id, roles, TENANT);
 
 async function boot(t: T, overrides = {}, urls = {}) {
-  const cfg = memoryConfig(overrides, urls);
+  const cfg = memoryConfig({ tenantId: TENANT, urls }, overrides);
   const svc = await start(cfg);
   t.after(async () => { await svc.close(); removeDir(cfg.dataDir); });
   return { cfg, base: `http://127.0.0.1:${svc.port}` };

@@ -1,57 +1,67 @@
 /**
- * Builds the guardrail's fastify instance without listening (DESIGN.md "Inside a service"): shared
- * server (error handler, principal verification, health), the store, the turn-event client, the
- * optional router classifier, and the routes.
+ * The guardrail service, as the kit builds it (DESIGN.md "Inside a service"): opens the store,
+ * the turn-event client, the audit client and the optional router classifier (one cached service
+ * stamp for both), wires the use cases into the routes, and purges de-identification mappings
+ * older than SVC_GUARDRAIL_DEID_RETENTION_HOURS at start and every hour.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import { buildServer } from '../../shared/http/server.js';
+import { AuditClient } from '../../audit/src/client.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
+import { serviceStamp } from '../../shared/identity/service-stamp.js';
+import { defineService } from '../../shared/kit/service.js';
+import type { ServiceRuntime } from '../../shared/runtime.js';
 import { RouterClassifier } from './clients/classifier.js';
-import type { GuardrailConfig } from './contracts.js';
-import type { GuardContext } from './routes/context.js';
+import { GUARDRAIL_ERRORS, type GuardrailConfig } from './contracts.js';
+import { Deidentifier } from './domain/deid.js';
+import { GuardCheck } from './domain/guard-check.js';
+import { PolicyBook } from './domain/policies.js';
+import { deidRoutes } from './routes/deid.js';
 import { guardRoutes } from './routes/guard.js';
 import { policyRoutes } from './routes/policy.js';
-import { GuardStore } from './store/guard-store.js';
+import { openGuardStore } from './store/guard-store.js';
 
-/** The built app and its parts. */
-export interface GuardApp { app: FastifyInstance; ctx: GuardContext; close(): Promise<void> }
+/** Host hooks of the guardrail (`start(cfg, runtime)`'s second argument); it has no test seams. */
+export type GuardrailRuntime = ServiceRuntime;
 
-/** Build the guardrail app. @throws Error when the store cannot be opened or migrated. */
-export function buildGuardApp(cfg: GuardrailConfig, logger: Logger): GuardApp {
-  const store = GuardStore.open(cfg.dbDir, cfg.migrationsDir);
-  const events = new TurnEventClient({
-    service: 'guardrail', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
-    onLoss: (count, reason) => logger.warn({ count, reason }, 'turn events lost'),
-  });
-  const classifier = new RouterClassifier({
-    routerUrl: cfg.serviceUrls['inference-router'], tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
-    timeoutMs: cfg.classifierTimeoutMs, negativeTtlMs: cfg.classifierRetrySeconds * 1000,
-  });
-  const ctx: GuardContext = { cfg, store, events, classifier, logger };
-  const { app } = buildServer({
-    name: 'guardrail', logger, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys, bodyLimit: cfg.maxBodyBytes,
-    ready: () => (store.db.open ? true : 'guardrail store closed'),
-  });
-  void app.register(guardRoutes(ctx));
-  void app.register(policyRoutes(ctx));
-  const purge = () => {
-    try { store.purgeBefore(Date.now() - cfg.deidRetentionHours * 3_600_000); } catch (err) { logger.error({ err }, 'purge of de-identification mappings failed'); }
-  };
-  purge();
-  const timer = setInterval(purge, 3_600_000);
-  timer.unref();
-  let closing: Promise<void> | null = null;
-  return {
-    app, ctx,
-    close: () => {
-      closing ??= (async () => {
-        clearInterval(timer);
-        events.close();
-        await events.drain(cfg.deliveryTimeoutMs);
-        store.close();
-      })();
-      return closing;
-    },
-  };
-}
+/** How often expired de-identification mappings are purged, ms. */
+const PURGE_INTERVAL_MS = 3_600_000;
+
+/** The guardrail service. */
+export const guardrailService = defineService<GuardrailConfig, GuardrailRuntime>({
+  name: 'guardrail',
+  errors: GUARDRAIL_ERRORS,
+  bodyLimit: (cfg) => cfg.maxBodyBytes,
+  setup: async ({ cfg, logger, app, onClose, background }) => {
+    const store = openGuardStore(cfg.dbDir, cfg.migrationsDir);
+    onClose(() => store.close());
+    const events = new TurnEventClient({
+      service: 'guardrail', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
+      onLoss: (count, reason) => logger.warn({ count, reason }, 'turn events lost'),
+    });
+    onClose(async () => { events.close(); await events.drain(cfg.deliveryTimeoutMs); });
+    const stamp = serviceStamp('guardrail', cfg.tenantId, cfg.principalKeys);
+    const audit = new AuditClient({ baseUrl: cfg.serviceUrls.audit, service: 'guardrail', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, stamp });
+    const classifier = new RouterClassifier({
+      routerUrl: cfg.serviceUrls['inference-router'], stamp, timeoutMs: cfg.classifierTimeoutMs, negativeTtlMs: cfg.classifierRetrySeconds * 1000,
+    });
+
+    const policies = new PolicyBook(store.policies, cfg.tenantId);
+    const guard = new GuardCheck({
+      policies, classifier, events, log: logger, tenantId: cfg.tenantId, deliveryTimeoutMs: cfg.deliveryTimeoutMs,
+      audit: { append: (row) => audit.append(row, { timeoutMs: cfg.deliveryTimeoutMs }) },
+    });
+    await app.register(guardRoutes, { guard });
+    await app.register(deidRoutes, { deid: new Deidentifier({ policies, mappings: store.mappings, tenantId: cfg.tenantId }) });
+    await app.register(policyRoutes, { policies });
+    app.health.check(() => (store.isOpen ? true : 'guardrail store closed'));
+
+    const purge = (): void => {
+      try { store.mappings.purgeBefore(Date.now() - cfg.deidRetentionHours * 3_600_000); } catch (err) { logger.error({ err }, 'purge of de-identification mappings failed'); }
+    };
+    purge();
+    background('deid-purge', () => {
+      const timer = setInterval(purge, PURGE_INTERVAL_MS);
+      timer.unref();
+      return () => clearInterval(timer);
+    });
+  },
+});

@@ -1,74 +1,84 @@
 /**
- * Builds the memory service's fastify instance without listening: shared server, store, embedder
- * (own worker thread), turn events, the consolidation timer (every CONSOLIDATION_INTERVAL_HOURS;
- * started by `start()`), and the routes. `/readyz` says whether dense recall is on.
+ * The memory service, as the kit builds it (DESIGN.md "Inside a service"): opens the store, the
+ * embedder (own worker thread; with no model, recall is keyword-only), the turn-event client and
+ * the memory role client; wires the use cases into the routes; says on `/readyz` whether dense
+ * recall is on; and runs two pieces of background work: the embedding pump and consolidation every
+ * CONSOLIDATION_INTERVAL_HOURS (0: off).
  */
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import { buildServer } from '../../shared/http/server.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
-import { signStamp, servicePrincipal } from '../../shared/identity/principal.js';
-import { createEmbedder } from '../../embedder/src/embedder.js';
-import type { Embedder } from '../../embedder/src/contracts.js';
-import type { MemoryConfig } from './contracts.js';
-import { MemoryService } from './domain/memory-service.js';
-import { MemoryStore } from './store/memory-store.js';
+import { serviceStamp } from '../../shared/identity/service-stamp.js';
+import { defineService } from '../../shared/kit/service.js';
+import type { ServiceRuntime } from '../../shared/runtime.js';
+import { createEmbedder, type Embedder } from '../../embedder/src/index.js';
+import { RouterMemoryRole } from './clients/memory-role.js';
+import { MEMORY_ERRORS, type MemoryConfig } from './contracts.js';
+import { Consolidator } from './domain/consolidate.js';
+import { DenseIndex } from './domain/dense.js';
+import type { MemoryDeps } from './domain/deps.js';
+import { MemoryEditor } from './domain/edit.js';
+import { MemoryRecall } from './domain/recall.js';
+import { MemoryWriter } from './domain/write.js';
 import { memoryRoutes } from './routes/memory.js';
+import { openMemoryStore } from './store/memory-store.js';
 
-/** Options of `buildMemoryApp`. */
-export interface BuildMemoryAppOptions { logger: Logger; embedder?: Embedder; events?: boolean }
-
-/** The built app. `startTimers()` starts periodic consolidation. */
-export interface MemoryApp { app: FastifyInstance; svc: MemoryService; store: MemoryStore; embedder: Embedder; startTimers(): void; close(): Promise<void> }
-
-/** Build the memory app. @throws Error when the store cannot be opened. */
-export function buildMemoryApp(cfg: MemoryConfig, opts: BuildMemoryAppOptions): MemoryApp {
-  const store = MemoryStore.open(cfg.dbDir, cfg.migrationsDir);
-  if (store.ensureDims(cfg.embeddingDims)) opts.logger.warn('EMBEDDING_DIMS changed: memory vectors dropped and re-embedded in the background');
-  const embedder = opts.embedder ?? createEmbedder({ modelDirs: cfg.modelDirs, model: cfg.embeddingModel, dims: cfg.embeddingDims });
-  const events = opts.events === false ? null : new TurnEventClient({
-    service: 'memory', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
-    onLoss: (n, why) => opts.logger.warn({ n, why }, 'turn events lost'),
-  });
-  const svc = new MemoryService({ store, embedder, settings: cfg, routerUrl: cfg.serviceUrls['inference-router'], events, logger: opts.logger });
-  svc.start();
-  const { app } = buildServer({
-    name: 'memory', logger: opts.logger, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys,
-    ready: () => (store.db.open ? true : 'memory store closed'),
-  });
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.url !== '/readyz' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const st = svc.status();
-    return JSON.stringify({ ...JSON.parse(payload) as object, dense_retrieval: st.dense_enabled ? 'on' : 'off', dense_reason: st.dense_reason, sparse_retrieval: 'on' });
-  });
-  void app.register(memoryRoutes(svc));
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let closing: Promise<void> | null = null;
-  return {
-    app, svc, store, embedder,
-    startTimers: () => {
-      if (cfg.consolidationIntervalHours <= 0 || timer) return;
-      timer = setInterval(() => {
-        if (running) return;
-        const headers = { 'x-svc-principal': signStamp(servicePrincipal('memory', cfg.tenantId), cfg.principalKeys) };
-        running = svc.consolidate('service:memory', headers, null)
-          .then((r) => opts.logger.info({ merged: r.merged, expired: r.expired_removed, by: r.decided_by }, 'consolidation pass'))
-          .catch((err: unknown) => opts.logger.error({ err }, 'consolidation failed'))
-          .finally(() => { running = null; });
-      }, Math.max(60_000, cfg.consolidationIntervalHours * 3_600_000));
-      timer.unref();
-    },
-    close: () => {
-      closing ??= (async () => {
-        if (timer) clearInterval(timer);
-        await running;
-        await svc.close();
-        if (events) { await events.drain(2000); events.close(); }
-        if (!opts.embedder) await embedder.close();
-        store.close();
-      })();
-      return closing;
-    },
-  };
+/** Host hooks and test seams of the memory service (`start(cfg, runtime)`'s second argument). */
+export interface MemoryRuntime extends ServiceRuntime {
+  /** An embedder to use instead of starting one (tests); the service does not close it. */
+  embedder?: Embedder;
+  /** False: emit no turn events (tests without an audit service). Default true. */
+  events?: boolean;
 }
+
+/** Shortest consolidation period, ms, whatever the setting says. */
+const MIN_CONSOLIDATION_PERIOD_MS = 60_000;
+/** How long closing waits for pending turn events, ms. */
+const EVENT_DRAIN_MS = 2000;
+
+/** The memory service. */
+export const memoryService = defineService<MemoryConfig, MemoryRuntime>({
+  name: 'memory',
+  errors: MEMORY_ERRORS,
+  setup: async ({ cfg, runtime, logger, app, onClose, background }) => {
+    const store = openMemoryStore(cfg.dbDir, cfg.migrationsDir);
+    onClose(() => store.close());
+    if (store.vectors.ensureDims(cfg.embeddingDims)) logger.warn('EMBEDDING_DIMS changed: memory vectors dropped and re-embedded in the background');
+    const embedder = runtime.embedder ?? createEmbedder({ modelDirs: cfg.modelDirs, model: cfg.embeddingModel, dims: cfg.embeddingDims });
+    if (!runtime.embedder) onClose(() => embedder.close());
+    const events = runtime.events === false ? null : new TurnEventClient({
+      service: 'memory', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
+      onLoss: (n, why) => logger.warn({ n, why }, 'turn events lost'),
+    });
+    if (events) onClose(async () => { await events.drain(EVENT_DRAIN_MS); events.close(); });
+    const dense = new DenseIndex({ vectors: store.vectors, embedder });
+    onClose(() => dense.close());
+
+    const deps: MemoryDeps = {
+      memories: store.memories, vectors: store.vectors, history: store.history, tx: store.tx, dense,
+      role: new RouterMemoryRole(cfg.serviceUrls['inference-router']), events, settings: cfg,
+    };
+    const consolidator = new Consolidator(deps);
+    await app.register(memoryRoutes, { writer: new MemoryWriter(deps), recall: new MemoryRecall(deps), editor: new MemoryEditor(deps), consolidator, dense });
+
+    app.health.check(() => (store.isOpen ? true : 'memory store closed'));
+    app.health.detail(() => {
+      const st = dense.status();
+      return { dense_retrieval: st.dense_enabled ? 'on' : 'off', dense_reason: st.dense_reason, sparse_retrieval: 'on' };
+    });
+
+    background('embedding-pump', () => { dense.start(); });
+    background('consolidation', () => {
+      if (cfg.consolidationIntervalHours <= 0) return undefined;
+      const stamp = serviceStamp('memory', cfg.tenantId, cfg.principalKeys);
+      let running: Promise<unknown> | null = null;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = consolidator.consolidate('service:memory', { 'x-svc-principal': stamp() }, null)
+          .then((r) => logger.info({ merged: r.merged, expired: r.expired_removed, by: r.decided_by }, 'consolidation pass'))
+          .catch((err: unknown) => logger.error({ err }, 'consolidation failed'))
+          .finally(() => { running = null; });
+      }, Math.max(MIN_CONSOLIDATION_PERIOD_MS, cfg.consolidationIntervalHours * 3_600_000));
+      timer.unref();
+      return async () => { clearInterval(timer); await running; };
+    });
+  },
+});

@@ -1,29 +1,22 @@
 /**
- * Agent memory tools (spec "Memory": `memory_store`, `memory_recall`, `memory_get`) for the agent
- * runtime's tool registry: OpenAI function schemas plus `execute(args, ctx)` calling this service's
- * HTTP API with the caller's stamped headers, so the user's own scope applies. The scope's agent
- * and session come from `ctx` (the runtime knows them), not from the model.
+ * Agent memory tools (spec "Memory": `memory_store`, `memory_recall`, `memory_get`): the agent
+ * runtime's tool plug-in contract (`ToolPlugin`, agent-runtime contracts.ts), implemented directly.
+ * OpenAI function schemas plus `execute(args, ctx)` calling this service's HTTP API through
+ * `ctx.callService` with the caller's stamped headers, so the user's own scope applies. The scope's
+ * agent comes from `ctx` (the runtime knows it), not from the model.
  */
-import { callService, errorResult, runtimeTools, type AgentTool, type ToolContext, type ToolResult } from '../../knowledge/src/tools.js';
+import { invalidArguments, serviceError, toolArgs, type ServiceTool, type ToolContext, type ToolPlugin } from '../../agent-runtime/src/contracts.js';
 
-/** Context of the memory tools: the knowledge tools' context plus the turn's agent and session. */
-export interface MemoryToolContext extends ToolContext { agentId?: string | null; sessionId?: string | null }
-
-function obj(args: unknown): Record<string, unknown> {
-  if (typeof args === 'string') { try { return JSON.parse(args) as Record<string, unknown>; } catch { return {}; } }
-  return args && typeof args === 'object' ? args as Record<string, unknown> : {};
-}
-const bad = (m: string): ToolResult => ({ isError: true, content: JSON.stringify({ error: m, code: 'invalid_arguments' }) });
 const TYPES = ['user', 'feedback', 'project', 'reference'];
 
-function scopeOf(ctx: MemoryToolContext, agentScoped: boolean): Record<string, string> {
+function scopeOf(ctx: Pick<ToolContext, 'agentId'>, agentScoped: boolean): Record<string, string> {
   const s: Record<string, string> = {};
   if (agentScoped && ctx.agentId) s.agent_id = ctx.agentId;
   return s;
 }
 
 /** `memory_store`: remember one durable fact, preference, instruction or pointer. */
-export const memoryStoreTool: AgentTool = {
+export const memoryStoreTool: ServiceTool = {
   name: 'memory_store',
   definition: {
     type: 'function',
@@ -41,22 +34,22 @@ export const memoryStoreTool: AgentTool = {
       },
     },
   },
-  async execute(args, ctx: MemoryToolContext) {
-    const a = obj(args);
-    if (typeof a.content !== 'string' || !a.content.trim()) return bad('content must be a non-empty string');
-    if (!TYPES.includes(String(a.memory_type))) return bad('memory_type must be user, feedback, project or reference');
-    const r = await callService(ctx, 'POST', '/v1/memory', {
+  async execute(args, ctx) {
+    const a = toolArgs(args);
+    if (typeof a.content !== 'string' || !a.content.trim()) return invalidArguments('content must be a non-empty string');
+    if (!TYPES.includes(String(a.memory_type))) return invalidArguments('memory_type must be user, feedback, project or reference');
+    const r = await ctx.callService('memory', 'POST', '/v1/memory', {
       content: a.content, memory_type: a.memory_type, scope: scopeOf(ctx, a.agent_only === true), source: 'agent_tool',
       ...(typeof a.why_stored === 'string' ? { why_stored: a.why_stored } : {}),
     });
-    if (!r.ok) return errorResult(r);
+    if (!r.ok) return serviceError(r);
     const res = (r.body as { results: Array<{ event: string; memory: { id: string; content: string } }> }).results[0]!;
     return { content: JSON.stringify({ stored: res.event !== 'NONE', event: res.event, memory_id: res.memory.id, content: res.memory.content }) };
   },
 };
 
 /** `memory_recall`: search the user's memories. */
-export const memoryRecallTool: AgentTool = {
+export const memoryRecallTool: ServiceTool = {
   name: 'memory_recall',
   definition: {
     type: 'function',
@@ -69,21 +62,21 @@ export const memoryRecallTool: AgentTool = {
       },
     },
   },
-  async execute(args, ctx: MemoryToolContext) {
-    const a = obj(args);
-    if (typeof a.query !== 'string' || !a.query.trim()) return bad('query must be a non-empty string');
-    const r = await callService(ctx, 'POST', '/v1/memory/search', {
+  async execute(args, ctx) {
+    const a = toolArgs(args);
+    if (typeof a.query !== 'string' || !a.query.trim()) return invalidArguments('query must be a non-empty string');
+    const r = await ctx.callService('memory', 'POST', '/v1/memory/search', {
       query: a.query, limit: typeof a.limit === 'number' ? Math.min(20, Math.max(1, Math.floor(a.limit))) : 5,
       ...(TYPES.includes(String(a.memory_type)) ? { memory_type: a.memory_type } : {}),
     });
-    if (!r.ok) return errorResult(r);
+    if (!r.ok) return serviceError(r);
     const ms = (r.body as { memories: Array<{ id: string; content: string; memory_type: string; score: number; updated_at: string }> }).memories;
     return { content: JSON.stringify({ memories: ms.map((m) => ({ memory_id: m.id, content: m.content, memory_type: m.memory_type, score: m.score, updated_at: m.updated_at })) }) };
   },
 };
 
 /** `memory_get`: one memory by id. */
-export const memoryGetTool: AgentTool = {
+export const memoryGetTool: ServiceTool = {
   name: 'memory_get',
   definition: {
     type: 'function',
@@ -94,17 +87,17 @@ export const memoryGetTool: AgentTool = {
     },
   },
   async execute(args, ctx) {
-    const a = obj(args);
-    if (typeof a.memory_id !== 'string' || !/^[0-9A-Za-z]{1,64}$/.test(a.memory_id)) return bad('memory_id must be an id returned by memory_recall');
-    const r = await callService(ctx, 'GET', `/v1/memory/${a.memory_id}`);
-    if (!r.ok) return r.status === 404 ? { content: JSON.stringify({ found: false, memory_id: a.memory_id }) } : errorResult(r);
+    const a = toolArgs(args);
+    if (typeof a.memory_id !== 'string' || !/^[0-9A-Za-z]{1,64}$/.test(a.memory_id)) return invalidArguments('memory_id must be an id returned by memory_recall');
+    const r = await ctx.callService('memory', 'GET', `/v1/memory/${a.memory_id}`);
+    if (!r.ok) return r.status === 404 ? { content: JSON.stringify({ found: false, memory_id: a.memory_id }) } : serviceError(r);
     const m = r.body as { id: string; content: string; memory_type: string; pinned: boolean; why_stored: string | null; source: string | null; created_at: string; updated_at: string; last_recalled_at: string | null };
     return { content: JSON.stringify({ found: true, memory_id: m.id, content: m.content, memory_type: m.memory_type, pinned: m.pinned, why_stored: m.why_stored, source: m.source, created_at: m.created_at, updated_at: m.updated_at, last_recalled_at: m.last_recalled_at }) };
   },
 };
 
 /** The memory tools, in registration order. */
-export const memoryTools: readonly AgentTool[] = [memoryStoreTool, memoryRecallTool, memoryGetTool];
+export const memoryTools: readonly ServiceTool[] = [memoryStoreTool, memoryRecallTool, memoryGetTool];
 
-/** The memory tools in the agent runtime's plug-in shape (`memory_store`, `memory_recall`, `memory_get`). */
-export const tools = runtimeTools(memoryTools, 'memory');
+/** The memory tools as the agent runtime's plug-in (`memory_store`, `memory_recall`, `memory_get`). */
+export const plugin: ToolPlugin = { name: 'memory', tools: memoryTools };

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractCandidates } from '../../../services/memory/src/domain/extract.js';
-import { contentKey, estimateTokens } from '../../../services/memory/src/domain/memory-service.js';
+import { contentKey, estimateTokens } from '../../../services/memory/src/domain/records.js';
 
 test('extracts durable statements of the user, typed, and skips questions, chatter and assistant turns', () => {
   const c = extractCandidates([

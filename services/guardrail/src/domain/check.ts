@@ -9,22 +9,12 @@ import { NATIONAL_ID_TYPES, resolveOverlaps, type EntitySpan, type EntityType } 
 import { scanHarmful } from './harmful.js';
 import { scanInjection, combine, type ContentSource, type RuleHit } from './injection.js';
 import { findEntities } from './pii.js';
+import type { GuardDecision, GuardResult, ScannerResult } from '../contracts.js';
 import type { GuardPolicy, ScannerAction } from './policy.js';
 import { findSecrets } from './secrets.js';
 
-/** Decision of a check. `redact` is our addition to the spec's `allow` / `block`. */
-export type GuardDecision = 'allow' | 'block' | 'redact';
-
-/** One scanner's verdict (spec shape). `detail` names rules and entity kinds, never content. */
-export interface ScannerResult { scanner_name: string; is_safe: boolean; risk_score: number; detail: string }
-
-/** The check result (spec "Guardrail input check result"). */
-export interface GuardResult {
-  decision: GuardDecision;
-  reason: string;
-  scanner_results: ScannerResult[];
-  rewritten_content: string | null;
-}
+/** The result types (contracts.ts, derived from the schemas). */
+export type { GuardDecision, GuardResult, ScannerResult };
 
 /** What the check saw, for turn events and audit rows: scanner names, rule ids, entity kinds. */
 export interface GuardVerdict {

@@ -4,10 +4,11 @@
  * placeholder every time it appears in that turn, a new value the next free number. The mapping
  * is injected (the service keeps it per turn in SQLite) so this code stays pure.
  */
+import type { DeidEntity } from '../contracts.js';
 import type { EntitySpan, EntityType } from './entities.js';
 
-/** An entity in the deidentify answer: offsets into the original content. */
-export interface DeidEntity { type: EntityType; start: number; end: number; placeholder: string }
+/** An entity in the deidentify answer: offsets into the original content (contracts.ts). */
+export type { DeidEntity };
 
 /** A placeholder assignment made by this call (to be persisted). */
 export interface NewMapping { type: EntityType; key: string; value: string; placeholder: string }

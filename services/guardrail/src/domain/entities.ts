@@ -5,10 +5,10 @@
  * compare directly with common PII benchmarks; `SECRET` covers credentials found by the secrets scanner.
  */
 
-/** Kinds of entity the guardrail recognises. */
-export type EntityType =
-  | 'PERSON' | 'STREET_ADDRESS' | 'EMAIL_ADDRESS' | 'PHONE_NUMBER' | 'CREDIT_CARD' | 'IBAN_CODE' | 'IP_ADDRESS'
-  | 'US_SSN' | 'US_ITIN' | 'UK_NINO' | 'CA_SIN' | 'ES_NIF' | 'IT_FISCAL_CODE' | 'IN_PAN' | 'SECRET';
+import { ENTITY_TYPES, type EntityType } from '../contracts.js';
+
+/** Kinds of entity the guardrail recognises (contracts.ts). */
+export type { EntityType };
 
 /** Direct identifiers (the ones the de-identification recall target counts). */
 export const DIRECT_IDENTIFIERS: readonly EntityType[] = [
@@ -16,8 +16,8 @@ export const DIRECT_IDENTIFIERS: readonly EntityType[] = [
   'US_SSN', 'US_ITIN', 'UK_NINO', 'CA_SIN', 'ES_NIF', 'IT_FISCAL_CODE', 'IN_PAN',
 ];
 
-/** Every entity type, PII and secrets. */
-export const ALL_ENTITY_TYPES: readonly EntityType[] = [...DIRECT_IDENTIFIERS, 'SECRET'];
+/** Every entity type, PII and secrets (the direct identifiers, then `SECRET`). */
+export const ALL_ENTITY_TYPES: readonly EntityType[] = ENTITY_TYPES;
 
 /** Entity types that are national identifiers (grouped as `national_id` in verdicts). */
 export const NATIONAL_ID_TYPES: ReadonlySet<EntityType> = new Set(['US_SSN', 'US_ITIN', 'UK_NINO', 'CA_SIN', 'ES_NIF', 'IT_FISCAL_CODE', 'IN_PAN']);

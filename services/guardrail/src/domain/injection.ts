@@ -5,10 +5,11 @@
  * ROT13 decoded and rescanned), and — for retrieved documents and tool results — text that addresses
  * the model or tries to exfiltrate data (indirect injection). Pure: no I/O.
  */
+import type { ContentSource } from '../contracts.js';
 import { decodeCandidates, normalizeForScan, rot13 } from './text.js';
 
-/** Where the scanned text came from: the user, a retrieved document, a tool result, or the model. */
-export type ContentSource = 'user' | 'document' | 'tool' | 'model';
+/** Where the scanned text came from: the user, a retrieved document, a tool result, or the model (contracts.ts). */
+export type { ContentSource };
 
 /** A rule that fired (id and family; never the matched text). */
 export interface RuleHit { id: string; family: string; weight: number }

@@ -2,35 +2,11 @@
  * Guard policy: what each scanner does on input and on output, resolved per tenant and agent as
  * built-in defaults <- tenant override <- agent override (deep merge of partial overrides).
  */
-import type { EntityType } from './entities.js';
+import { SCANNER_ACTIONS, type EntityType, type GuardPolicy, type PolicyOverride, type ScannerAction, type ScannerPolicy } from '../contracts.js';
 import { ALL_ENTITY_TYPES, DIRECT_IDENTIFIERS } from './entities.js';
 
-/** What a scanner that fires does: block the content, redact the spans, only flag, or not run. */
-export type ScannerAction = 'block' | 'redact' | 'flag' | 'off';
-
-/** One scanner's settings. `threshold` is the risk (0..1) at which it fires. */
-export interface ScannerPolicy { input: ScannerAction; output: ScannerAction; threshold: number }
-
-/** The effective policy (every field present). */
-export interface GuardPolicy {
-  prompt_injection: ScannerPolicy;
-  harmful_content: ScannerPolicy;
-  secrets: ScannerPolicy;
-  pii: ScannerPolicy & {
-    /** Entity types the PII scanner and deidentify act on. */
-    entities: EntityType[];
-    /** Run the NLP-backed name/address recognisers in checks (deidentify always does). */
-    nlp_in_checks: boolean;
-  };
-  system_prompt_leak: ScannerPolicy;
-  /** Model-based classifier through the router's `guardrail` role, when one is mapped. */
-  model_classifier: { mode: 'off' | 'uncertain' | 'always'; threshold: number };
-}
-
-/** A partial override as stored and as accepted by `PUT /v1/guard/policy`. */
-export type PolicyOverride = {
-  [K in keyof GuardPolicy]?: Partial<GuardPolicy[K]>;
-};
+/** The policy types (contracts.ts, derived from the schemas). */
+export type { GuardPolicy, PolicyOverride, ScannerAction, ScannerPolicy };
 
 /** Built-in defaults. */
 export const DEFAULT_POLICY: GuardPolicy = Object.freeze({
@@ -42,7 +18,7 @@ export const DEFAULT_POLICY: GuardPolicy = Object.freeze({
   model_classifier: { mode: 'uncertain', threshold: 0.5 },
 }) as GuardPolicy;
 
-const ACTIONS: readonly ScannerAction[] = ['block', 'redact', 'flag', 'off'];
+const ACTIONS: readonly ScannerAction[] = SCANNER_ACTIONS;
 
 /** Deep-merge overrides onto a base policy (later overrides win). */
 export function resolvePolicy(base: GuardPolicy, ...overrides: Array<PolicyOverride | null | undefined>): GuardPolicy {

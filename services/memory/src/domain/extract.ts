@@ -21,7 +21,7 @@ function textOf(content: unknown): string {
 }
 
 /** Candidates from the user turns of `messages`. */
-export function extractCandidates(messages: ReadonlyArray<{ role: string; content: unknown }>): Candidate[] {
+export function extractCandidates(messages: ReadonlyArray<{ role: string; content?: unknown }>): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
   for (const m of messages) {

@@ -1,0 +1,78 @@
+/**
+ * The guard check use case (spec "Guardrail"; "Turn events" guardrail_verdict; "Audit actions"
+ * guardrail.input.blocked): run the scanners of the effective policy on the content, ask the model
+ * classifier when the policy says so (always, or when a rule scanner was uncertain), then record
+ * the verdict: every check with a turn emits a `guardrail_verdict` turn event (decision, scanners
+ * that fired, rule ids, entity counts; never content), and a block writes a
+ * `guardrail.input.blocked` (or `guardrail.output.blocked`) audit row. Both land before the answer.
+ */
+import type { ContentSource, GuardInputRequest, GuardOutputRequest, GuardResult } from '../contracts.js';
+import { applyClassifier, runCheck } from './check.js';
+import type { PolicyBook } from './policies.js';
+import type { AuditLog, Classifier, EventSink, Warn } from './ports.js';
+import { actingUser, callerTenant, type Caller } from './scope.js';
+
+/** Dependencies of `GuardCheck`. */
+export interface GuardCheckDeps {
+  policies: PolicyBook;
+  classifier: Classifier;
+  events: EventSink;
+  audit: AuditLog;
+  log: Warn;
+  /** The service's pinned tenant (for principals without one). */
+  tenantId: string;
+  /** How long a check waits for its turn event and audit row to land, ms. */
+  deliveryTimeoutMs: number;
+}
+
+/** A check request of either direction. */
+export type CheckRequest = GuardInputRequest | GuardOutputRequest;
+
+/** The input and output checks. */
+export class GuardCheck {
+  constructor(private readonly d: GuardCheckDeps) {}
+
+  /**
+   * Check `body.content` in `direction`. @returns the result (decision, reason, scanner results,
+   * rewritten content). @throws DomainError `tenant_mismatch`.
+   */
+  async check(c: Caller, direction: 'input' | 'output', body: CheckRequest): Promise<GuardResult> {
+    const { d } = this;
+    const p = c.principal;
+    const tenantId = callerTenant(p, body.scope.tenant_id, d.tenantId);
+    const agentId = body.scope.agent_id ?? null;
+    const { policy } = d.policies.effective(tenantId, agentId);
+    const out = body as Partial<GuardOutputRequest>;
+    const source: ContentSource = body.source ?? (direction === 'input' ? 'user' : 'model');
+    const res = runCheck(body.content, { direction, source, policy, input: out.input ?? null, systemPrompt: out.system_prompt ?? null });
+    const mode = policy.model_classifier.mode;
+    if (mode === 'always' || (mode === 'uncertain' && res.verdict.uncertain && res.result.decision !== 'block')) {
+      const verdict = await d.classifier.classify(body.content, direction);
+      if (verdict) applyClassifier(res, verdict.risk, policy.model_classifier.threshold, verdict.label);
+    }
+    const userId = actingUser(p, body.user_id);
+    const waits: Array<Promise<unknown>> = [];
+    if (c.turnId) {
+      d.events.emit(c.turnId, userId, 'guardrail_verdict', {
+        check: direction, decision: res.result.decision, source, agent_id: agentId, scanners_fired: res.verdict.fired, blocked_by: res.verdict.blocked_by,
+        rules: res.verdict.rules, entity_counts: res.verdict.entity_counts,
+        risk: Object.fromEntries(res.result.scanner_results.map((s) => [s.scanner_name, s.risk_score])),
+      });
+      waits.push(d.events.deliver(d.deliveryTimeoutMs));
+    }
+    if (res.result.decision === 'block') {
+      const turnId = c.turnId;
+      waits.push(d.audit.append({
+        tenant_id: tenantId, detail_type: 'guardrail_verdict_v1', result: 'blocked',
+        user_id: userId, action: direction === 'input' ? 'guardrail.input.blocked' : 'guardrail.output.blocked', resource_type: 'turn',
+        resource_id: turnId, agent_id: agentId,
+        detail: {
+          check: direction, source, blocked_by: res.verdict.blocked_by, scanners_fired: res.verdict.fired, rules: res.verdict.rules,
+          entity_counts: res.verdict.entity_counts, content_length: body.content.length,
+        },
+      }).then((ok) => { if (!ok) d.log.warn({ turn_id: turnId }, 'guardrail block not recorded in audit'); }));
+    }
+    await Promise.all(waits);
+    return res.result;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * What the guardrail's use cases need from persistence and the outside world. `store/` implements
+ * the stores over SQLite, `clients/` the classifier over the inference router and the audit log
+ * over the audit service's client; tests may pass fakes. Nothing here names a database type.
+ */
+import type { AuditAppendRequest } from '../../../audit/src/contracts.js';
+import type { PolicyOverride } from '../contracts.js';
+import type { NewMapping, TurnMapping } from './deidentify.js';
+
+/** A stored policy override. */
+export interface PolicyRecord {
+  tenant_id: string;
+  /** '' for the tenant level. */
+  agent_id: string;
+  policy: PolicyOverride;
+  /** RFC 3339 UTC. */
+  updated_at: string;
+  /** Principal id of the admin who set it. */
+  updated_by: string;
+}
+
+/** Policy overrides per tenant and agent (agent '' is the tenant level). */
+export interface PolicyStore {
+  getPolicy(tenantId: string, agentId: string): PolicyRecord | null;
+  /** Insert or replace the override of (tenant, agent). */
+  putPolicy(tenantId: string, agentId: string, policy: PolicyOverride, by: string): void;
+  /** @returns true when an override was deleted. */
+  deletePolicy(tenantId: string, agentId: string): boolean;
+}
+
+/** Per-turn de-identification mappings, values encrypted at rest. */
+export interface DeidMappingStore {
+  /**
+   * Read the turn's mapping, let `assign` extend it, and persist the additions atomically, so
+   * concurrent calls of one turn never hand one number to two values. `ownerId` owns the additions.
+   */
+  assignPlaceholders<T extends { added: NewMapping[] }>(tenantId: string, turnId: string, ownerId: string, assign: (m: TurnMapping) => T): T;
+  /** Placeholder -> value for the owner's entries of a turn. */
+  valuesFor(tenantId: string, turnId: string, ownerId: string): Map<string, string>;
+  /** Delete mappings created before `cutoffMs` (epoch ms). @returns how many. */
+  purgeBefore(cutoffMs: number): number;
+}
+
+/** A classifier verdict: risk 0..1 and a short label (no content). */
+export interface ClassifierVerdict { risk: number; label: string }
+
+/** The optional model-based safety classifier (the router's `guardrail` role). */
+export interface Classifier {
+  /** Classify `content`; null when no classifier is available. Never throws. */
+  classify(content: string, direction: 'input' | 'output'): Promise<ClassifierVerdict | null>;
+}
+
+/** The audit log (spec "Audit actions"). */
+export interface AuditLog {
+  /** Append one row. @returns false (never throws) when audit is unreachable or refuses. */
+  append(row: AuditAppendRequest): Promise<boolean>;
+}
+
+/** Turn events (`guardrail_verdict`, spec "Turn events"). */
+export interface EventSink {
+  emit(turnId: string, principalId: string, type: 'guardrail_verdict', payload: unknown): void;
+  /** Wait until pending events landed or `timeoutMs` passed. @returns true when all landed. */
+  deliver(timeoutMs?: number): Promise<boolean>;
+}
+
+/** Where the use cases report what they could not do (a block not recorded in audit). */
+export interface Warn { warn(info: Record<string, unknown>, msg: string): void }

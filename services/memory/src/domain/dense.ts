@@ -1,0 +1,65 @@
+/**
+ * The dense side of memory: vectors of texts through the embedder, background embedding of
+ * memories stored without a vector (or whose content changed), and whether dense recall is on.
+ * Without a model, recall is keyword-only and nothing here fails.
+ */
+import type { Embedder, EmbedPriority } from '../../../embedder/src/index.js';
+import type { MemoryStatus } from '../contracts.js';
+import type { VectorRepository } from './ports.js';
+
+/** Memories embedded per batch of the background pump. */
+const PUMP_BATCH = 64;
+
+/** Dependencies of `DenseIndex`. */
+export interface DenseIndexDeps { vectors: VectorRepository; embedder: Embedder }
+
+/** Vectors of texts and the background embedding pump. */
+export class DenseIndex {
+  private pumping: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(private readonly d: DenseIndexDeps) {}
+
+  /** True when the embedder can answer. */
+  get available(): boolean { return this.d.embedder.available; }
+
+  /** Embed what is waiting once the model has loaded. */
+  start(): void {
+    void this.d.embedder.whenSettled().then((st) => { if (st.state === 'ready') this.kick(); });
+  }
+
+  /** Stop the pump and wait for its current batch. */
+  async close(): Promise<void> { this.closed = true; await this.pumping?.catch(() => {}); }
+
+  /** The vector of `text`, or null without a model or when embedding fails. */
+  async vectorOf(text: string, priority: EmbedPriority): Promise<Float32Array | null> {
+    if (!this.d.embedder.available) return null;
+    try { return (await this.d.embedder.embed([text], priority))[0]!; } catch { return null; }
+  }
+
+  /** Start the pump unless it runs, is closed, or there is no model; it stops when nothing is left. */
+  kick(): void {
+    if (this.pumping || this.closed || !this.d.embedder.available) return;
+    this.pumping = (async () => {
+      for (;;) {
+        if (this.closed) return;
+        const rows = this.d.vectors.unembedded(PUMP_BATCH);
+        if (!rows.length) return;
+        let vecs: Float32Array[];
+        try { vecs = await this.d.embedder.embed(rows.map((r) => r.content), 'bulk'); } catch { return; }
+        rows.forEach((r, i) => this.d.vectors.putVector(r.rid, r.content, vecs[i]!));
+      }
+    })().finally(() => { this.pumping = null; });
+  }
+
+  /** Whether dense recall is on and why not, with the embedder's own status. */
+  status(): MemoryStatus {
+    const st = this.d.embedder.status();
+    return {
+      dense_enabled: this.d.embedder.available,
+      dense_reason: this.d.embedder.available ? null : (st.state === 'loading' ? 'the embedding model is still loading' : st.reason),
+      embedder: { ...st },
+      sparse_enabled: true,
+    };
+  }
+}
