@@ -11,18 +11,18 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { start as startRuntime } from '../../../services/agent-runtime/src/index.js';
-import { start as startAudit } from '../../../services/audit/src/index.js';
-import type { AgentRuntimeConfig } from '../../../services/agent-runtime/src/contracts.js';
-import type { AgentRuntimeHooks } from '../../../services/agent-runtime/src/app.js';
-import type { AuditConfig, CommonServiceConfig } from '../../../services/shared/config.js';
-import { TurnEventClient } from '../../../services/shared/events/turn-events.js';
-import { CAPABILITY_SCOPES, signStamp, type Principal } from '../../../services/shared/identity/principal.js';
-import { ulidFactory } from '../../../services/shared/identity/ulid.js';
-import type { RunningService } from '../../../services/shared/runtime.js';
-import { SERVICE_NAMES, type ServiceName } from '../../../services/shared/services.js';
-import { SseParser, type SseRecord } from '../../../services/gateway/src/agui/sse.js';
-import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from '../../helpers/scripted-llm.js';
+import { start as startRuntime } from '../../services/agent-runtime/src/index.js';
+import { start as startAudit } from '../../services/audit/src/index.js';
+import type { AgentRuntimeConfig, AgentRuntimeHooks, AgentRuntimeSettings } from '../../services/agent-runtime/src/contracts.js';
+import type { AuditConfig, CommonServiceConfig } from '../../services/shared/config.js';
+import { TurnEventClient } from '../../services/shared/events/turn-events.js';
+import { CAPABILITY_SCOPES, signStamp, type Principal } from '../../services/shared/identity/principal.js';
+import { ulidFactory } from '../../services/shared/identity/ulid.js';
+import type { RunningService } from '../../services/shared/runtime.js';
+import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
+import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
+import { runtimeSettings } from './runtime-config.js';
+import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from './scripted-llm.js';
 
 const nextTurn = ulidFactory();
 
@@ -94,8 +94,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Start the harness; `settings` and `hooks` go to the runtime. */
-export async function startHarness(settings: Partial<AgentRuntimeConfig> = {}, llmOpts: ScriptedLlmOptions = {}, hooks: AgentRuntimeHooks = { pluginProbeMs: 0 }): Promise<Harness> {
+/** Start the harness; `settings` override the settings reader's defaults (runtime-config.ts) and `hooks` go to the runtime. */
+export async function startHarness(settings: Partial<AgentRuntimeSettings> = {}, llmOpts: ScriptedLlmOptions = {}, hooks: AgentRuntimeHooks = { pluginProbeMs: 0 }): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-rt-'));
   const principalKeys = [randomBytes(32).toString('hex')];
   const capTokenKeys = [randomBytes(32).toString('hex')];
@@ -115,7 +115,7 @@ export async function startHarness(settings: Partial<AgentRuntimeConfig> = {}, l
   const audit: RunningService = await startAudit(auditCfg);
   serviceUrls.audit = `http://127.0.0.1:${audit.port}`;
   serviceUrls['inference-router'] = llm.url;
-  const cfg: AgentRuntimeConfig = { ...common('agent-runtime'), ...settings };
+  const cfg: AgentRuntimeConfig = { ...common('agent-runtime'), ...runtimeSettings(settings) };
   const rt = await startRuntime(cfg, hooks);
   const url = `http://127.0.0.1:${rt.port}`;
   serviceUrls['agent-runtime'] = url;

@@ -11,7 +11,7 @@ import { ADMIN, login, startStack, type TestStack } from '../helpers/stack.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
 import type { ChatResponse } from '../../services/agent-runtime/src/contracts.js';
-import { eventually } from '../unit/agent-runtime/harness.js';
+import { eventually } from '../helpers/runtime-harness.js';
 
 let stack: TestStack;
 let llm: ScriptedLlm;

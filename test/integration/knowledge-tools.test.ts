@@ -5,7 +5,8 @@ import { start as startKnowledge } from '../../services/knowledge/src/index.js';
 import { start as startMemory } from '../../services/memory/src/index.js';
 import { knowledgeTools } from '../../services/knowledge/src/tools.js';
 import { memoryTools } from '../../services/memory/src/tools.js';
-import { call, headersFor, knowledgeConfig, memoryConfig, principal, removeDir } from '../fixtures/embedder/service-helpers.js';
+import { toolContext } from '../helpers/tool-context.js';
+import { call, headersFor, knowledgeConfig, memoryConfig, principal, removeDir } from '../helpers/embedder/service-helpers.js';
 
 test('knowledge_search cites, wiki_read/wiki_write round-trip, memory_store/recall/get stay in the caller scope', async (t) => {
   const kcfg = knowledgeConfig();
@@ -23,27 +24,27 @@ test('knowledge_search cites, wiki_read/wiki_write round-trip, memory_store/reca
     assert.equal(x.definition.function.name, x.name);
     assert.equal((x.definition.function.parameters as { type: string }).type, 'object');
   }
-  const kctx = { baseUrl: kb, headers: alice };
+  const kctx = toolContext({ knowledge: kb }, alice);
   const s = await tool('knowledge_search').execute({ query: 'taxi receipts approval' }, kctx);
   assert.ok(!s.isError);
   assert.equal(s.citations![0]!.document_title, 'Expense policy');
   assert.equal(JSON.parse(s.content).passages[0].cite, '[1]');
-  const bobSearch = await tool('knowledge_search').execute(JSON.stringify({ query: 'taxi receipts approval' }), { baseUrl: kb, headers: headersFor(principal('bob')) });
+  const bobSearch = await tool('knowledge_search').execute(JSON.stringify({ query: 'taxi receipts approval' }), toolContext({ knowledge: kb }, headersFor(principal('bob'))));
   assert.deepEqual(JSON.parse(bobSearch.content).passages, []);
   assert.ok((await tool('knowledge_search').execute({}, kctx)).isError);
   const w = await tool('wiki_write').execute({ topic: 'travel', title: 'Travel', content: '# Travel\nBook via the portal.' }, kctx);
   assert.equal(JSON.parse(w.content).created, true);
   assert.match(JSON.parse((await tool('wiki_read').execute({ topic: 'travel' }, kctx)).content).content, /portal/);
   assert.equal(JSON.parse((await tool('wiki_read').execute({}, kctx)).content).pages[0].topic, 'travel');
-  assert.equal(JSON.parse((await tool('wiki_read').execute({ topic: 'travel' }, { baseUrl: kb, headers: headersFor(principal('bob')) })).content).found, false);
+  assert.equal(JSON.parse((await tool('wiki_read').execute({ topic: 'travel' }, toolContext({ knowledge: kb }, headersFor(principal('bob'))))).content).found, false);
 
-  const mctx = { baseUrl: mb, headers: alice, agentId: 'helper' };
+  const mctx = toolContext({ memory: mb }, alice, 'helper');
   const st = JSON.parse((await tool('memory_store').execute({ content: 'Alice travels to Lisbon monthly', memory_type: 'user' }, mctx)).content);
   assert.equal(st.stored, true);
   const rc = JSON.parse((await tool('memory_recall').execute({ query: 'Lisbon travel' }, mctx)).content);
   assert.equal(rc.memories[0].memory_id, st.memory_id);
   const got = JSON.parse((await tool('memory_get').execute({ memory_id: st.memory_id }, mctx)).content);
   assert.equal(got.source, 'agent_tool');
-  const bob = JSON.parse((await tool('memory_get').execute({ memory_id: st.memory_id }, { baseUrl: mb, headers: headersFor(principal('bob')) })).content);
+  const bob = JSON.parse((await tool('memory_get').execute({ memory_id: st.memory_id }, toolContext({ memory: mb }, headersFor(principal('bob'))))).content);
   assert.equal(bob.found, false);
 });

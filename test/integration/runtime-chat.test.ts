@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditGet, eventually, startHarness, type Harness } from '../unit/agent-runtime/harness.js';
+import { auditGet, eventually, startHarness, type Harness } from '../helpers/runtime-harness.js';
 import type { ChatResponse, ReceiptRef } from '../../services/agent-runtime/src/contracts.js';
 
 let h: Harness;

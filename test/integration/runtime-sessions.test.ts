@@ -5,7 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, startHarness, type Harness } from '../unit/agent-runtime/harness.js';
+import { eventually, startHarness, type Harness } from '../helpers/runtime-harness.js';
 import type { ChatResponse, FolderView, LiveReplayResponse, SessionView } from '../../services/agent-runtime/src/contracts.js';
 
 let h: Harness;

@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditGet, eventually, startHarness, type Harness } from '../unit/agent-runtime/harness.js';
+import { auditGet, eventually, startHarness, type Harness } from '../helpers/runtime-harness.js';
 import type { ApprovalView, ChatResponse } from '../../services/agent-runtime/src/contracts.js';
 import type { RecordedRequest, ScriptedReply } from '../helpers/scripted-llm.js';
 

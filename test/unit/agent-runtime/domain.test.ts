@@ -11,11 +11,12 @@ import { resolvePolicy, type SourcedRule } from '../../../services/agent-runtime
 import { classifyHttpError, classifyThrown, deriveCode } from '../../../services/agent-runtime/src/domain/inference-errors.js';
 import { similarity } from '../../../services/agent-runtime/src/domain/replay.js';
 import { cleanTitle } from '../../../services/agent-runtime/src/domain/sessions.js';
-import { cutResult, rowsToModelMessages } from '../../../services/agent-runtime/src/domain/chat-engine.js';
+import { cutResult } from '../../../services/agent-runtime/src/domain/chat/turn.js';
+import { rowsToModelMessages } from '../../../services/agent-runtime/src/domain/chat/build-prompt.js';
 import { ToolRegistry } from '../../../services/agent-runtime/src/domain/tool-registry.js';
 import { BUILTIN_TOOLS } from '../../../services/agent-runtime/src/tools/index.js';
 import { agentRuntimeSettings } from '../../../main/config/services/agent-runtime.js';
-import type { OpenAiMessage } from '../../../services/agent-runtime/src/clients/inference.js';
+import type { OpenAiMessage } from '../../../services/agent-runtime/src/domain/ports.js';
 
 test('calculator: precedence, power, functions, constants; rejects what is not arithmetic', () => {
   assert.equal(evaluate('2 * (3 + 4) ^ 2'), 98);

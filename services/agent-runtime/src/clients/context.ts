@@ -5,13 +5,11 @@
  * "Memory", "Knowledge"), called with the user's stamped headers. A service that is not reachable
  * or not built yet (404) is reported `unavailable` and the turn goes on without it.
  */
+import type { ContextOutcome, ContextPort } from '../domain/ports.js';
 import { callJson } from './http.js';
 
-/** What one source contributed: snippets, or why nothing. */
-export type ContextOutcome = { available: true; snippets: Array<{ text: string; source: string; score: number | null }> } | { available: false; why: string };
-
 /** Client of both context sources. */
-export class ContextClient {
+export class ContextClient implements ContextPort {
   constructor(private readonly memoryUrl: string, private readonly knowledgeUrl: string, private readonly timeoutMs: number) {}
 
   /** Memories of (tenant, user, agent) relevant to `query`. Never throws. */

@@ -7,21 +7,11 @@
  * Unreachable, 404 (not built) or 5xx is reported as `unavailable`; the chat engine then fails
  * open or closed per AGENT_RUNTIME_GUARDRAIL_FAIL_MODE (docs/decisions-runtime.md).
  */
+import type { GuardOutcome, GuardPort, GuardScope, ScannerResult } from '../domain/ports.js';
 import { callJson } from './http.js';
 
-/** One scanner's finding (spec "Guardrail input check result"). */
-export interface ScannerResult { scanner_name: string; is_safe: boolean; risk_score: number; detail: string }
-
-/** A check result, or `unavailable` with why. */
-export type GuardOutcome =
-  | { available: true; decision: 'allow' | 'block' | 'redact' | string; reason: string; scanner_results: ScannerResult[]; rewritten_content: string | null }
-  | { available: false; why: string };
-
-/** Scope of a check. */
-export interface GuardScope { tenant_id: string; agent_id?: string }
-
 /** Guardrail client bound to a base URL. */
-export class GuardrailClient {
+export class GuardrailClient implements GuardPort {
   constructor(private readonly baseUrl: string, private readonly timeoutMs: number) {}
 
   /** Check user input. Never throws: failures come back as `{available: false}`. */

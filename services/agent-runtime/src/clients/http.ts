@@ -1,6 +1,6 @@
 /**
  * Small JSON-over-HTTP helper for the runtime's calls to its peers (guardrail, memory, knowledge,
- * audit, inference router). Loopback keep-alive through undici's global dispatcher.
+ * inference router, readiness probes). Loopback keep-alive through undici's global dispatcher.
  */
 import { request } from 'undici';
 
@@ -37,8 +37,11 @@ export async function callJson(url: string, opts: CallOptions): Promise<JsonAnsw
   return { status: res.statusCode, body: parsed };
 }
 
-/** Fetch a body as text. @throws Error on connection failure or timeout. */
-export async function callText(url: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; text: string }> {
-  const res = await request(url, { method: 'GET', headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
-  return { status: res.statusCode, text: await res.body.text() };
+/** Whether the service at `baseUrl` answers `GET /readyz` with 200 within 1 s. Never throws. */
+export async function isReady(baseUrl: string): Promise<boolean> {
+  try {
+    return (await callJson(`${baseUrl}/readyz`, { timeoutMs: 1000 })).status === 200;
+  } catch {
+    return false;
+  }
 }

@@ -9,49 +9,7 @@
  */
 import { request } from 'undici';
 import { classifyHttpError, classifyThrown, InferenceError } from '../domain/inference-errors.js';
-import type { ToolDefinition } from '../contracts.js';
-
-/** An OpenAI chat message as sent to the model. */
-export interface OpenAiMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | Array<Record<string, unknown>> | null;
-  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
-  tool_call_id?: string;
-  name?: string;
-}
-
-/** Body of one model call. */
-export interface ModelRequest {
-  model: string;
-  messages: OpenAiMessage[];
-  tools?: ToolDefinition[];
-  max_tokens?: number;
-  temperature?: number;
-}
-
-/** A tool call the model asked for, arguments as the raw JSON text. */
-export interface ModelToolCall { id: string; name: string; arguments: string }
-
-/** The assembled answer of one call. */
-export interface ModelResult {
-  content: string;
-  reasoning: string;
-  toolCalls: ModelToolCall[];
-  finishReason: string | null;
-  /** Model id the router reported, or null. */
-  model: string | null;
-  usage: { prompt_tokens: number; completion_tokens: number } | null;
-  /** ms from request start to the first content or reasoning delta; null when none came. */
-  ttftMs: number | null;
-  /** ms of the whole call. */
-  latencyMs: number;
-}
-
-/** Streaming callbacks. */
-export interface ModelStreamHandlers {
-  onToken?(text: string): void;
-  onThinking?(text: string): void;
-}
+import type { ModelPort, ModelRequest, ModelResult, ModelStreamHandlers, ModelToolCall } from '../domain/ports.js';
 
 interface ChunkChoice {
   delta?: {
@@ -62,7 +20,7 @@ interface ChunkChoice {
 }
 
 /** Router client bound to a base URL. */
-export class InferenceClient {
+export class InferenceClient implements ModelPort {
   constructor(private readonly baseUrl: string, private readonly timeoutMs: number) {}
 
   /**

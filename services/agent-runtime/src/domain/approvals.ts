@@ -6,10 +6,10 @@
  *
  * Records live in the store; waiters live in memory, so a restart cancels what was pending.
  */
-import { AppError } from '../../../shared/http/errors.js';
 import { ulidFactory } from '../../../shared/identity/ulid.js';
 import type { ApprovalView } from '../contracts.js';
-import type { ApprovalRow, RuntimeStore } from '../store/runtime-store.js';
+import { runtimeError } from './errors.js';
+import type { ApprovalRow, ApprovalStore } from './ports.js';
 
 const nextId = ulidFactory();
 
@@ -37,7 +37,7 @@ export function approvalView(r: ApprovalRow): ApprovalView {
 export class ApprovalCenter {
   private readonly waiters = new Map<string, { tenantId: string; list: Array<(v: ApprovalView) => void> }>();
 
-  constructor(private readonly store: RuntimeStore, private readonly now: () => Date = () => new Date()) {}
+  constructor(private readonly store: ApprovalStore, private readonly now: () => Date = () => new Date()) {}
 
   /** File pending approvals that expire after `timeoutMs`. */
   file(reqs: readonly ApprovalRequest[], timeoutMs: number): ApprovalView[] {
@@ -48,7 +48,7 @@ export class ApprovalCenter {
         call_id: q.callId, arguments: JSON.stringify(q.arguments ?? null), status: 'pending', reason: null, created_at: at.toISOString(),
         expires_at: new Date(at.getTime() + timeoutMs).toISOString(), decided_at: null, decided_by: null,
       };
-      this.store.insertApproval(row);
+      this.store.insert(row);
       return approvalView(row);
     });
   }
@@ -61,7 +61,7 @@ export class ApprovalCenter {
   async wait(tenantId: string, ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<Map<string, ApprovalView>> {
     const out = new Map<string, ApprovalView>();
     await Promise.all(ids.map((id) => new Promise<void>((resolve) => {
-      const current = this.store.getApproval(id, tenantId);
+      const current = this.store.get(id, tenantId);
       if (current && current.status !== 'pending') { out.set(id, approvalView(current)); resolve(); return; }
       let timer: NodeJS.Timeout | null = null;
       const finish = (v: ApprovalView): void => {
@@ -71,7 +71,7 @@ export class ApprovalCenter {
         resolve();
       };
       const settleAs = (status: ApprovalOutcome, reason: string): void => {
-        this.store.decideApproval(id, tenantId, status, reason, this.now().toISOString(), null);
+        this.store.decide(id, tenantId, status, reason, this.now().toISOString(), null);
         this.notify(id, tenantId);
       };
       const onAbort = (): void => settleAs('cancelled', 'the run ended before a decision');
@@ -86,7 +86,7 @@ export class ApprovalCenter {
   }
 
   private notify(id: string, tenantId: string): void {
-    const row = this.store.getApproval(id, tenantId);
+    const row = this.store.get(id, tenantId);
     const entry = this.waiters.get(id);
     if (!row || !entry) return;
     this.waiters.delete(id);
@@ -97,28 +97,28 @@ export class ApprovalCenter {
   /** Cancel every parked wait (shutdown), so parked runs finish and their streams end. */
   cancelAll(reason: string): void {
     for (const [id, entry] of [...this.waiters]) {
-      this.store.decideApproval(id, entry.tenantId, 'cancelled', reason, this.now().toISOString(), null);
+      this.store.decide(id, entry.tenantId, 'cancelled', reason, this.now().toISOString(), null);
       this.notify(id, entry.tenantId);
     }
   }
 
   /**
    * The owner decides a pending approval.
-   * @throws AppError 404 `approval_not_found` (absent or not the caller's), 409 `approval_decided`.
+   * @throws DomainError `approval_not_found` (absent or not the caller's), `approval_decided`.
    */
   decide(id: string, tenantId: string, userId: string, decision: 'approved' | 'rejected', reason: string | null): ApprovalView {
-    const row = this.store.getApproval(id, tenantId);
-    if (!row || row.user_id !== userId) throw new AppError(404, 'approval_not_found', `no approval ${id}`);
-    if (!this.store.decideApproval(id, tenantId, decision, reason, this.now().toISOString(), userId)) {
-      throw new AppError(409, 'approval_decided', `approval ${id} is already ${this.store.getApproval(id, tenantId)?.status ?? 'decided'}`);
+    const row = this.store.get(id, tenantId);
+    if (!row || row.user_id !== userId) throw runtimeError('approval_not_found', `no approval ${id}`);
+    if (!this.store.decide(id, tenantId, decision, reason, this.now().toISOString(), userId)) {
+      throw runtimeError('approval_decided', `approval ${id} is already ${this.store.get(id, tenantId)?.status ?? 'decided'}`);
     }
     this.notify(id, tenantId);
-    return approvalView(this.store.getApproval(id, tenantId)!);
+    return approvalView(this.store.get(id, tenantId)!);
   }
 
   /** Approvals newest first; `userId` null = whole tenant (admin). */
   list(tenantId: string, userId: string | null, status: string | null, limit = 100): ApprovalView[] {
-    return this.store.listApprovals(tenantId, userId, status, limit).map(approvalView);
+    return this.store.list(tenantId, userId, status, limit).map(approvalView);
   }
 
   /** Whether a run is waiting on an approval. */

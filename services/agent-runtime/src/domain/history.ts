@@ -7,7 +7,7 @@
  * tokenizer. Trimming drops the oldest messages first and never leaves a `tool` message without the
  * assistant message that called it.
  */
-import type { OpenAiMessage } from '../clients/inference.js';
+import type { OpenAiMessage } from './ports.js';
 import type { ChatContentPart } from '../contracts.js';
 
 /** Estimated tokens of one image part. */

@@ -3,23 +3,29 @@
  * `{error, code}` with `provider_key_missing`, `role_not_configured`, `role_no_backend`,
  * `model_unknown`, `backend_unavailable`; with no reachable provider the chat stream emits `error`
  * with `backend_unavailable`, "taken from the router's own code when present, otherwise derived from
- * the error text"). Pure.
+ * the error text"). Pure. The HTTP status of each code is in contracts.ts (`AGENT_RUNTIME_ERRORS`).
  */
+import { DomainError } from '../../../shared/kit/domain-error.js';
+import type { InferenceErrorCode } from '../contracts.js';
 
 /** Codes the router may answer with (plus `budget_exceeded` from its budget check). */
-export const ROUTER_CODES = new Set([
+export const ROUTER_CODES: ReadonlySet<string> = new Set<InferenceErrorCode>([
   'provider_key_missing', 'role_not_configured', 'role_no_backend', 'model_unknown', 'backend_unavailable', 'budget_exceeded',
 ]);
 
-/** A failed model call, with the code clients switch on. */
-export class InferenceError extends Error {
-  constructor(readonly code: string, message: string, readonly status: number | null = null) {
-    super(message);
+/**
+ * A failed model call, with the code clients switch on. A `DomainError`, so a route that lets it
+ * through answers the code's status from the runtime's error table.
+ */
+export class InferenceError extends DomainError<InferenceErrorCode> {
+  /** @param status the HTTP status the router (or provider) answered, when it answered. */
+  constructor(code: InferenceErrorCode, message: string, readonly status: number | null = null) {
+    super(code, message);
     this.name = 'InferenceError';
   }
 }
 
-const RULES: Array<[RegExp, string]> = [
+const RULES: Array<[RegExp, InferenceErrorCode]> = [
   [/budget|quota/i, 'budget_exceeded'],
   [/api[ _-]?key|unauthori[sz]ed|\b401\b|credential/i, 'provider_key_missing'],
   [/\brole\b.*\b(not configured|unknown|unmapped|no such)\b|\bno (model )?role\b/i, 'role_not_configured'],
@@ -29,7 +35,7 @@ const RULES: Array<[RegExp, string]> = [
 ];
 
 /** Derive a code from free error text; null when nothing matches. */
-export function deriveCode(text: string): string | null {
+export function deriveCode(text: string): InferenceErrorCode | null {
   for (const [re, code] of RULES) if (re.test(text)) return code;
   return null;
 }
@@ -40,16 +46,16 @@ export function deriveCode(text: string): string | null {
  */
 export function classifyHttpError(status: number, body: unknown): InferenceError {
   let message = `inference failed with HTTP ${status}`;
-  let code: string | null = null;
+  let code: InferenceErrorCode | null = null;
   if (body && typeof body === 'object') {
     const b = body as { error?: unknown; code?: unknown; message?: unknown };
     if (typeof b.error === 'string') message = b.error;
     else if (b.error && typeof b.error === 'object') {
       const e = b.error as { message?: unknown; code?: unknown; type?: unknown };
       if (typeof e.message === 'string') message = e.message;
-      if (typeof e.code === 'string' && ROUTER_CODES.has(e.code)) code = e.code;
+      if (typeof e.code === 'string' && ROUTER_CODES.has(e.code)) code = e.code as InferenceErrorCode;
     } else if (typeof b.message === 'string') message = b.message;
-    if (typeof b.code === 'string' && ROUTER_CODES.has(b.code)) code = b.code;
+    if (typeof b.code === 'string' && ROUTER_CODES.has(b.code)) code = b.code as InferenceErrorCode;
   }
   code ??= deriveCode(message) ?? (status >= 500 || status === 408 ? 'backend_unavailable' : status === 429 ? 'budget_exceeded' : 'inference_error');
   return new InferenceError(code, message, status);
@@ -61,13 +67,4 @@ export function classifyThrown(err: unknown): InferenceError {
   const e = err as { message?: string; code?: string; name?: string; cause?: { code?: string; message?: string } };
   const text = [e?.name, e?.code, e?.message, e?.cause?.code, e?.cause?.message].filter(Boolean).join(' ');
   return new InferenceError(deriveCode(text) ?? 'backend_unavailable', `inference backend unreachable: ${e?.message ?? String(err)}`);
-}
-
-/** HTTP status for a JSON chat answer that failed with `code` (the stream never uses these). */
-export function statusForCode(code: string): number {
-  switch (code) {
-    case 'model_unknown': return 400;
-    case 'budget_exceeded': return 429;
-    default: return 503;
-  }
 }

@@ -7,13 +7,12 @@
  * the answer with the recorded `model_response`. The replay is itself a turn: its own
  * prompt_generated / model_invoked / model_response events and artifacts are captured.
  */
-import { AppError } from '../../../shared/http/errors.js';
-import type { AuditClient, RecordedEvent } from '../clients/audit.js';
-import { sha256Hex } from '../clients/audit.js';
-import type { InferenceClient, ModelRequest } from '../clients/inference.js';
 import type { LiveReplayResponse, LiveReplayStep } from '../contracts.js';
-import type { TurnEvents, TurnIdentity } from './chat-engine.js';
+import type { TurnIdentity } from './chat/turn.js';
+import { artifactRef } from './digest.js';
+import { runtimeError } from './errors.js';
 import { classifyThrown } from './inference-errors.js';
+import type { AuditPort, ModelPort, ModelRequest, RecordedEvent, TurnEvents } from './ports.js';
 
 /** Most model calls one replay re-runs. */
 export const MAX_REPLAY_STEPS = 16;
@@ -49,23 +48,23 @@ function parseRecorded(text: string): Recorded {
 
 /** Runs live replays. */
 export class LiveReplay {
-  constructor(private readonly audit: AuditClient, private readonly inference: InferenceClient, private readonly events: TurnEvents) {}
+  constructor(private readonly audit: AuditPort, private readonly model: ModelPort, private readonly events: TurnEvents) {}
 
   /**
    * Re-run turn `turnId` for the caller `who` (whose own turn is `who.turnId`).
-   * @throws AppError 404 `turn_not_found` (absent or not the caller's), 409 `replay_unavailable`
-   *   (no captured prompt), 503 `service_unavailable` when audit cannot be reached.
+   * @throws DomainError `turn_not_found` (absent or not the caller's), `replay_unavailable`
+   *   (no captured prompt), `service_unavailable` when audit cannot be reached.
    */
   async run(turnId: string, who: TurnIdentity): Promise<LiveReplayResponse> {
     let recorded: RecordedEvent[] | null;
     try {
       recorded = await this.audit.replay(turnId, who.headers);
     } catch {
-      throw new AppError(503, 'service_unavailable', 'the audit service cannot be reached');
+      throw runtimeError('service_unavailable', 'the audit service cannot be reached');
     }
-    if (!recorded) throw new AppError(404, 'turn_not_found', `no turn ${turnId}`);
+    if (!recorded) throw runtimeError('turn_not_found', `no turn ${turnId}`);
     const prompts = recorded.filter((e) => e.payload_type === 'prompt_generated' && e.emitter_service === 'agent-runtime' && e.artifacts.some((a) => a.kind === 'prompt'));
-    if (prompts.length === 0) throw new AppError(409, 'replay_unavailable', `turn ${turnId} has no captured prompt to replay`);
+    if (prompts.length === 0) throw runtimeError('replay_unavailable', `turn ${turnId} has no captured prompt to replay`);
     const responses = recorded.filter((e) => e.payload_type === 'model_response' && e.emitter_service === 'agent-runtime');
     const steps: LiveReplayStep[] = [];
     for (const [i, ev] of prompts.slice(0, MAX_REPLAY_STEPS).entries()) {
@@ -83,7 +82,7 @@ export class LiveReplay {
       }
       const capture = (type: 'prompt_generated' | 'model_invoked' | 'model_response', payload: Record<string, unknown>, art?: { kind: string; body: string }): void => {
         if (!who.turnId) return;
-        const p = art ? { ...payload, artifact: { kind: art.kind, sha256: sha256Hex(art.body), bytes: Buffer.byteLength(art.body) } } : payload;
+        const p = art ? { ...payload, artifact: artifactRef(art.kind, art.body) } : payload;
         const id = this.events.emit(who.turnId, who.userId, type, { ...p, replay_of: { turn_id: turnId, event_id: ev.event_id } });
         if (art) void this.audit.putArtifact(who.turnId, id, art.kind, art.body);
       };
@@ -91,7 +90,7 @@ export class LiveReplay {
       capture('prompt_generated', { step: stepNo, model_role: body.model, message_count: body.messages?.length ?? 0 }, { kind: 'prompt', body: promptJson });
       capture('model_invoked', { step: stepNo, model: body.model, stream: true });
       try {
-        const r = await this.inference.stream(body, who.headers);
+        const r = await this.model.stream(body, who.headers);
         const live = { model: r.model, content: r.content, tool_calls: r.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) };
         capture('model_response', { step: stepNo, model: r.model, finish_reason: r.finishReason, tool_calls: live.tool_calls.map((c) => c.name), usage: r.usage },
           { kind: 'model_response', body: JSON.stringify({ ...live, finish_reason: r.finishReason, usage: r.usage }) });

@@ -7,11 +7,13 @@
  * `title` role is asked for a short title in the background (best effort: a failure keeps the
  * fallback). A title the user set is never overwritten.
  */
-import { AppError, invalidRequest } from '../../../shared/http/errors.js';
 import { ulidFactory } from '../../../shared/identity/ulid.js';
-import type { InferenceClient } from '../clients/inference.js';
-import type { ChatContentPart, FolderView, MessageView, ProcessingTrace, ReceiptRef, SessionView } from '../contracts.js';
-import type { FolderRow, MessageRow, RuntimeStore, SessionRow } from '../store/runtime-store.js';
+import type {
+  ChatContentPart, FolderDetail, FolderView, MessageView, ProcessingTrace, ReceiptRef, SessionCreate, SessionDetail, SessionPage, SessionPatch, SessionQuery,
+  SessionView,
+} from '../contracts.js';
+import { invalidField, runtimeError } from './errors.js';
+import type { FolderRow, FolderStore, MessageRow, ModelPort, SessionRow, SessionStore } from './ports.js';
 
 const nextId = ulidFactory();
 
@@ -49,8 +51,14 @@ function encodeCursor(r: SessionRow): string {
 
 function decodeCursor(c: string): { updatedAt: string; id: string } {
   const [updatedAt, id] = Buffer.from(c, 'base64url').toString('utf8').split('|');
-  if (!updatedAt || !id || !/^\d{4}-\d\d-\d\dT/.test(updatedAt)) throw invalidRequest('cursor is not valid', 'querystring.cursor');
+  if (!updatedAt || !id || !/^\d{4}-\d\d-\d\dT/.test(updatedAt)) throw invalidField('cursor is not valid', 'querystring.cursor');
   return { updatedAt, id };
+}
+
+/** A folder name, trimmed. @throws DomainError `invalid_request` when blank. */
+function folderName(name: string): string {
+  if (!name.trim()) throw invalidField('name must not be blank', 'body.name');
+  return name.trim();
 }
 
 /** A clean title: one line, no quotes or trailing punctuation, at most 80 characters. */
@@ -59,62 +67,81 @@ export function cleanTitle(raw: string): string {
   return line.replace(/^(title:\s*)/i, '').replace(/^["'“”‘’`*#\s]+|["'“”‘’`*\s.]+$/g, '').slice(0, 80);
 }
 
+/** What the session service needs. */
+export interface SessionDeps {
+  sessions: SessionStore;
+  folders: FolderStore;
+  /** The inference router (the `title` role). */
+  model: ModelPort;
+  /** Agent id of a session created without one (settings `defaultAgentId`). */
+  defaultAgentId: string;
+  /** Title a new session through the `title` role after its first turn (settings `titleGeneration`). */
+  titleGeneration: boolean;
+  log: { warn(obj: object, msg: string): void };
+}
+
 /** Session and folder operations. */
 export class SessionService {
-  constructor(private readonly store: RuntimeStore, private readonly inference: InferenceClient, private readonly defaultAgentId: string) {}
+  private readonly sessions: SessionStore;
+  private readonly folders: FolderStore;
+
+  constructor(private readonly d: SessionDeps) {
+    this.sessions = d.sessions;
+    this.folders = d.folders;
+  }
 
   private session(id: string, o: Owner): SessionRow {
-    const s = this.store.getSession(id, o.tenantId, o.userId);
-    if (!s) throw new AppError(404, 'session_not_found', `no session ${id}`);
+    const s = this.sessions.get(id, o.tenantId, o.userId);
+    if (!s) throw runtimeError('session_not_found', `no session ${id}`);
     return s;
   }
 
   private folder(id: string, o: Owner): FolderRow {
-    const f = this.store.getFolder(id, o.tenantId, o.userId);
-    if (!f) throw new AppError(404, 'folder_not_found', `no folder ${id}`);
+    const f = this.folders.get(id, o.tenantId, o.userId);
+    if (!f) throw runtimeError('folder_not_found', `no folder ${id}`);
     return f;
   }
 
-  /** Create an empty session. @throws AppError 404 `folder_not_found`. */
-  create(o: Owner, body: { title?: string; agent_id?: string; folder_id?: string | null }): SessionView {
+  /** Create an empty session. @throws DomainError `folder_not_found`. */
+  create(o: Owner, body: SessionCreate): SessionView {
     if (body.folder_id) this.folder(body.folder_id, o);
     const now = new Date().toISOString();
     const row: SessionRow = {
-      id: nextId(), tenant_id: o.tenantId, user_id: o.userId, agent_id: body.agent_id ?? this.defaultAgentId, title: body.title ?? null,
+      id: nextId(), tenant_id: o.tenantId, user_id: o.userId, agent_id: body.agent_id ?? this.d.defaultAgentId, title: body.title ?? null,
       title_source: body.title ? 'user' : 'none', folder_id: body.folder_id ?? null, branched_from_session: null, branched_from_message: null,
       message_count: 0, created_at: now, updated_at: now,
     };
-    this.store.createSession(row);
+    this.sessions.create(row);
     return sessionView(row);
   }
 
   /**
    * List sessions, most recently updated first.
    * @param q.q case-insensitive search in titles and message text; `folder_id` `none` = in no folder.
-   * @throws AppError 400 on a malformed cursor.
+   * @throws DomainError `invalid_request` on a malformed cursor.
    */
-  list(o: Owner, q: { q?: string; folder_id?: string; limit?: number; cursor?: string }): { items: SessionView[]; next_cursor?: string } {
+  list(o: Owner, q: SessionQuery): SessionPage {
     const limit = q.limit ?? 50;
-    const rows = this.store.listSessions({
+    const rows = this.sessions.list({
       tenantId: o.tenantId, userId: o.userId, limit: limit + 1,
       ...(q.q ? { q: q.q } : {}),
       ...(q.folder_id !== undefined ? { folderId: q.folder_id === 'none' ? null : q.folder_id } : {}),
       ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}),
     });
     const page = rows.slice(0, limit);
-    const out: { items: SessionView[]; next_cursor?: string } = { items: page.map(sessionView) };
+    const out: SessionPage = { items: page.map(sessionView) };
     if (rows.length > limit) out.next_cursor = encodeCursor(page[page.length - 1]!);
     return out;
   }
 
-  /** A session with its messages. @throws AppError 404. */
-  get(id: string, o: Owner): SessionView & { messages: MessageView[] } {
+  /** A session with its messages. @throws DomainError `session_not_found`. */
+  get(id: string, o: Owner): SessionDetail {
     const s = this.session(id, o);
-    return { ...sessionView(s), messages: this.store.messages(s.id).map(messageView) };
+    return { ...sessionView(s), messages: this.sessions.messages(s.id).map(messageView) };
   }
 
-  /** Rename, move to a folder (null = none) or change agent. @throws AppError 404 (session or folder). */
-  update(id: string, o: Owner, patch: { title?: string; folder_id?: string | null; agent_id?: string }): SessionView {
+  /** Rename, move to a folder (null = none) or change agent. @throws DomainError `session_not_found` / `folder_not_found`. */
+  update(id: string, o: Owner, patch: SessionPatch): SessionView {
     const s = this.session(id, o);
     if (patch.folder_id) this.folder(patch.folder_id, o);
     const next: SessionRow = {
@@ -124,24 +151,24 @@ export class SessionService {
       ...(patch.agent_id !== undefined ? { agent_id: patch.agent_id } : {}),
       updated_at: new Date().toISOString(),
     };
-    this.store.updateSession(next);
+    this.sessions.update(next);
     return sessionView(next);
   }
 
-  /** Delete a session and its messages. @throws AppError 404. */
+  /** Delete a session and its messages. @throws DomainError `session_not_found`. */
   delete(id: string, o: Owner): void {
-    if (!this.store.deleteSession(id, o.tenantId, o.userId)) throw new AppError(404, 'session_not_found', `no session ${id}`);
+    if (!this.sessions.delete(id, o.tenantId, o.userId)) throw runtimeError('session_not_found', `no session ${id}`);
   }
 
   /**
    * A new session holding copies of the messages up to and including `messageId` (spec: branching).
-   * @throws AppError 404 `session_not_found` / `message_not_found`.
+   * @throws DomainError `session_not_found` / `message_not_found`.
    */
-  branch(id: string, o: Owner, messageId: string, title?: string): SessionView & { messages: MessageView[] } {
+  branch(id: string, o: Owner, messageId: string, title?: string): SessionDetail {
     const s = this.session(id, o);
-    const all = this.store.messages(s.id);
+    const all = this.sessions.messages(s.id);
     const cut = all.findIndex((m) => m.id === messageId);
-    if (cut < 0) throw new AppError(404, 'message_not_found', `no message ${messageId} in session ${id}`);
+    if (cut < 0) throw runtimeError('message_not_found', `no message ${messageId} in session ${id}`);
     let keep = all.slice(0, cut + 1);
     // A branch cut after an assistant tool call keeps its tool results, so the history stays valid.
     let j = cut + 1;
@@ -151,7 +178,7 @@ export class SessionService {
       ...s, id: nextId(), title: title ?? (s.title ? `${s.title} (branch)`.slice(0, 200) : null), title_source: title ? 'user' : s.title_source,
       branched_from_session: s.id, branched_from_message: messageId, message_count: 0, created_at: now, updated_at: now,
     };
-    this.store.createSession(row, keep.map((m) => ({
+    this.sessions.create(row, keep.map((m) => ({
       id: nextId(), role: m.role, content: m.content, parts: m.parts, tool_calls: m.tool_calls, tool_call_id: m.tool_call_id, name: m.name,
       turn_id: m.turn_id, trace: m.trace, receipt: m.receipt, created_at: m.created_at,
     })));
@@ -162,14 +189,14 @@ export class SessionService {
    * Ask the `title` role for a title from the session's first user message and store it (unless the
    * user titled the session meanwhile, or `force` is false and a title was generated already).
    * @returns the title in force afterwards.
-   * @throws AppError 404; InferenceError when the model call fails.
+   * @throws DomainError `session_not_found`; InferenceError when the model call fails.
    */
   async generateTitle(id: string, o: Owner, headers: Record<string, string>, force = false): Promise<string | null> {
     const s = this.session(id, o);
     if (s.title_source === 'user' || (!force && s.title_source === 'generated')) return s.title;
-    const first = this.store.messages(s.id).find((m) => m.role === 'user');
+    const first = this.sessions.messages(s.id).find((m) => m.role === 'user');
     if (!first) return s.title;
-    const r = await this.inference.stream({
+    const r = await this.d.model.stream({
       model: 'title', max_tokens: 24, temperature: 0.2,
       messages: [
         { role: 'system', content: 'Write a short title (at most six words) for a conversation that starts with the user message below. Answer with the title only.' },
@@ -178,39 +205,51 @@ export class SessionService {
     }, headers);
     const title = cleanTitle(r.content);
     if (!title) return s.title;
-    if (force) this.store.updateSession({ ...s, title, title_source: 'generated', updated_at: s.updated_at });
-    else this.store.setGeneratedTitle(s.id, title, 'generated');
-    return this.store.getSession(s.id, o.tenantId, o.userId)?.title ?? title;
+    if (force) this.sessions.update({ ...s, title, title_source: 'generated', updated_at: s.updated_at });
+    else this.sessions.setGeneratedTitle(s.id, title, 'generated');
+    return this.sessions.get(s.id, o.tenantId, o.userId)?.title ?? title;
   }
 
-  /** Create a folder. */
+  /**
+   * After a new session's first turn that did not fail, title it through the `title` role (best
+   * effort, in the background: a failure is logged and keeps the fallback title).
+   */
+  titleAfterFirstTurn(p: { isNew: boolean; who: { tenantId: string; userId: string; headers: Record<string, string> } }, o: { status: string; sessionId: string }): void {
+    if (!this.d.titleGeneration || !p.isNew || o.status === 'failed') return;
+    this.generateTitle(o.sessionId, { tenantId: p.who.tenantId, userId: p.who.userId }, p.who.headers)
+      .catch((err: unknown) => this.d.log.warn({ err: (err as Error).message, session_id: o.sessionId }, 'title generation failed'));
+  }
+
+  /** Create a folder named `name` (trimmed). @throws DomainError `invalid_request` when the name is blank. */
   createFolder(o: Owner, name: string): FolderView {
+    const clean = folderName(name);
     const now = new Date().toISOString();
     const id = nextId();
-    this.store.createFolder(id, o.tenantId, o.userId, name, now);
+    this.folders.create(id, o.tenantId, o.userId, clean, now);
     return folderView(this.folder(id, o));
   }
 
   /** Folders of the caller. */
   listFolders(o: Owner): { items: FolderView[] } {
-    return { items: this.store.listFolders(o.tenantId, o.userId).map(folderView) };
+    return { items: this.folders.list(o.tenantId, o.userId).map(folderView) };
   }
 
-  /** One folder with its sessions. @throws AppError 404. */
-  getFolder(id: string, o: Owner): FolderView & { sessions: SessionView[] } {
+  /** One folder with its sessions. @throws DomainError `folder_not_found`. */
+  getFolder(id: string, o: Owner): FolderDetail {
     const f = this.folder(id, o);
-    const sessions = this.store.listSessions({ tenantId: o.tenantId, userId: o.userId, folderId: id, limit: 500 }).map(sessionView);
+    const sessions = this.sessions.list({ tenantId: o.tenantId, userId: o.userId, folderId: id, limit: 500 }).map(sessionView);
     return { ...folderView(f), sessions };
   }
 
-  /** Rename a folder. @throws AppError 404. */
+  /** Rename a folder (name trimmed). @throws DomainError `invalid_request` (blank name), `folder_not_found`. */
   renameFolder(id: string, o: Owner, name: string): FolderView {
-    if (!this.store.renameFolder(id, o.tenantId, o.userId, name, new Date().toISOString())) throw new AppError(404, 'folder_not_found', `no folder ${id}`);
+    const clean = folderName(name);
+    if (!this.folders.rename(id, o.tenantId, o.userId, clean, new Date().toISOString())) throw runtimeError('folder_not_found', `no folder ${id}`);
     return folderView(this.folder(id, o));
   }
 
-  /** Delete a folder; its sessions stay, in no folder. @throws AppError 404. */
+  /** Delete a folder; its sessions stay, in no folder. @throws DomainError `folder_not_found`. */
   deleteFolder(id: string, o: Owner): void {
-    if (!this.store.deleteFolder(id, o.tenantId, o.userId)) throw new AppError(404, 'folder_not_found', `no folder ${id}`);
+    if (!this.folders.delete(id, o.tenantId, o.userId)) throw runtimeError('folder_not_found', `no folder ${id}`);
   }
 }

@@ -4,12 +4,11 @@
  * Rules come from AGENT_RUNTIME_TOOL_POLICY (base) and from admins (stored; they win over base rules
  * of the same specificity). The most specific matching rule decides: a rule naming the agent beats
  * one for every agent; an exact tool name beats `*`; a rule naming the tenant beats one without.
- * With no rule, the tool's own `defaultPolicy` applies (built-ins: `auto`).
+ * With no rule, the tool's own `policy` applies (built-ins: `auto`).
  */
-import type { ToolPolicy, ToolPolicyRule } from '../contracts.js';
+import type { SourcedRule, ToolPolicy } from '../contracts.js';
 
-/** A rule plus where it came from (stored rules outrank base rules on a tie). */
-export interface SourcedRule extends ToolPolicyRule { origin: 'config' | 'admin' }
+export type { SourcedRule };
 
 function score(r: SourcedRule): number {
   return (r.agent_id !== undefined && r.agent_id !== '' ? 8 : 0) + (r.tool !== '*' ? 4 : 0) + (r.tenant_id !== undefined ? 2 : 0) + (r.origin === 'admin' ? 1 : 0);

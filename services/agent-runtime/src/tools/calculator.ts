@@ -4,7 +4,7 @@
  * parentheses, unary minus, constants `pi` and `e`, functions `sqrt abs round floor ceil ln log log10
  * log2 exp sin cos tan asin acos atan min max pow`. Errors name the position.
  */
-import type { ToolModule } from '../contracts.js';
+import type { AgentTool } from '../contracts.js';
 
 /** A rejected expression. */
 export class CalcError extends Error {}
@@ -103,7 +103,7 @@ export function evaluate(expr: string): number {
 }
 
 /** The `calculator` tool module. */
-export const calculatorTool: ToolModule = {
+export const calculatorTool: AgentTool = {
   definition: {
     type: 'function',
     function: {
@@ -117,7 +117,7 @@ export const calculatorTool: ToolModule = {
       },
     },
   },
-  defaultPolicy: 'auto',
+  policy: 'auto',
   execute(args) {
     if (typeof args.expression !== 'string') throw new CalcError('expression must be a string');
     const v = evaluate(args.expression);

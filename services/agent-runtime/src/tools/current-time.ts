@@ -2,7 +2,7 @@
  * Built-in `get_current_time` tool: the current time, in UTC and in an IANA time zone
  * (default UTC). Unknown zones are an error the model sees.
  */
-import type { ToolModule } from '../contracts.js';
+import type { AgentTool } from '../contracts.js';
 
 /**
  * Describe `now` in `timeZone`.
@@ -16,7 +16,7 @@ export function currentTime(timeZone = 'UTC', now: Date = new Date()): { utc: st
 }
 
 /** The `get_current_time` tool module. */
-export const currentTimeTool: ToolModule = {
+export const currentTimeTool: AgentTool = {
   definition: {
     type: 'function',
     function: {
@@ -29,7 +29,7 @@ export const currentTimeTool: ToolModule = {
       },
     },
   },
-  defaultPolicy: 'auto',
+  policy: 'auto',
   execute(args) {
     const tz = typeof args.timezone === 'string' && args.timezone ? args.timezone : 'UTC';
     return JSON.stringify(currentTime(tz));

@@ -1,26 +1,20 @@
 /**
- * Built-in tools and the loader of tools that other services export.
+ * Built-in tools and the loader of the tool plug-ins other services export.
  *
- * Plug-in sources (issue 5 item 3): a service that offers agent tools exports
- * `tools: ToolModule[]` (or a default export of that list) from `services/<name>/src/tools.ts`.
- * `pluginSources()` lists the known ones; the runtime imports each once its service answers
- * `/readyz` and registers its tools under the service's name (and withdraws them when it stops
- * answering). Modules that do not exist yet are simply skipped.
+ * Plug-in sources (issue 5 item 3): a service that offers agent tools exports `plugin: ToolPlugin`
+ * (contracts.ts) from `services/<name>/src/tools.ts`. `pluginSources()` lists the known ones; the
+ * runtime imports each once its service answers `/readyz` (domain/tool-discovery.ts). Modules that
+ * do not exist yet are simply skipped.
  */
-import type { ToolModule } from '../contracts.js';
+import type { AgentTool, PluginSource, ToolPlugin } from '../contracts.js';
 import { calculatorTool } from './calculator.js';
 import { currentTimeTool } from './current-time.js';
 
 /** The built-in tools. */
-export const BUILTIN_TOOLS: readonly ToolModule[] = [currentTimeTool, calculatorTool];
+export const BUILTIN_TOOLS: readonly AgentTool[] = [currentTimeTool, calculatorTool];
 
-/** A service whose tools plug in when it answers. */
-export interface PluginSource {
-  /** Service name (also the registry source name). */
-  service: 'knowledge' | 'memory' | 'sandbox';
-  /** Module URL to import. */
-  moduleUrl: string;
-}
+/** The built-in tools as a plug-in (source `builtin`). */
+export const BUILTIN_PLUGIN: ToolPlugin = { name: 'builtin', tools: BUILTIN_TOOLS };
 
 /** The plug-in sources the runtime looks for (paths relative to this file, in src/ or dist/). */
 export function pluginSources(): PluginSource[] {
@@ -29,13 +23,20 @@ export function pluginSources(): PluginSource[] {
   }));
 }
 
-/** Import a plug-in module and return its tools; null when it does not exist or exports none. */
-export async function loadPlugin(moduleUrl: string): Promise<ToolModule[] | null> {
+/**
+ * Import a source's module and return its `plugin` with the tools that have the contract's shape
+ * (an `execute` function and a function definition).
+ * @returns null when the module does not exist or exports no plug-in. Never throws.
+ */
+export async function loadPlugin(source: PluginSource): Promise<ToolPlugin | null> {
   try {
-    const mod = await import(moduleUrl) as { tools?: unknown; default?: unknown };
-    const list = Array.isArray(mod.tools) ? mod.tools : Array.isArray(mod.default) ? mod.default : null;
-    if (!list) return null;
-    return (list as ToolModule[]).filter((t) => t && typeof t.execute === 'function' && t.definition?.type === 'function');
+    const mod = await import(source.moduleUrl) as { plugin?: Partial<ToolPlugin> };
+    const tools = mod.plugin?.tools;
+    if (!Array.isArray(tools)) return null;
+    return {
+      name: typeof mod.plugin?.name === 'string' ? mod.plugin.name : source.service,
+      tools: (tools as AgentTool[]).filter((t) => t && typeof t.execute === 'function' && t.definition?.type === 'function'),
+    };
   } catch {
     return null;
   }

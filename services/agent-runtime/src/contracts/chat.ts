@@ -1,0 +1,151 @@
+/**
+ * Chat contracts (spec "Chat request and response", "Chat stream events", "Receipt", "Limits"):
+ * the request body of `POST /v1/chat` and `/v1/chat/stream`, the JSON answer, the processing trace,
+ * the receipt reference and the stream events.
+ */
+import { Type, type Static } from 'typebox';
+import { AgentId, Id, InOrder, Nullable, StringEnum } from './atoms.js';
+import { ToolPolicySchema } from './settings.js';
+
+/** Largest text of one message, characters. */
+export const MAX_MESSAGE_CHARS = 200_000;
+
+/** Largest chat body, bytes (images travel inline as data URLs). */
+export const CHAT_BODY_LIMIT = 32 * 1024 * 1024;
+
+/** Longest `tool_result.result` in the stream, characters (spec "Limits"). */
+export const TOOL_RESULT_STREAM_LIMIT = 2000;
+
+/** A text part of a multimodal message (OpenAI chat format). */
+export const TextPartSchema = Type.Object({ type: Type.Literal('text'), text: Type.String({ maxLength: MAX_MESSAGE_CHARS }) });
+
+/** An image part: an http(s) URL or a `data:image/...` URL. */
+export const ImagePartSchema = Type.Object({
+  type: Type.Literal('image_url'),
+  image_url: Type.Object({
+    url: Type.String({ minLength: 1, maxLength: 20_000_000, pattern: '^(https?://|data:image/)' }),
+    detail: Type.Optional(StringEnum(['auto', 'low', 'high'] as const)),
+  }),
+});
+
+/** A multimodal content part over HTTP. */
+export type ChatContentPart = Static<typeof TextPartSchema> | Static<typeof ImagePartSchema>;
+
+/**
+ * One content part as requests carry it: `type` picks which of `text` / `image_url` is required
+ * (one object schema with conditionals, so a failure names the missing field).
+ */
+export const ContentPartSchema = Type.Unsafe<ChatContentPart>({
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: StringEnum(['text', 'image_url'] as const),
+    text: TextPartSchema.properties.text,
+    image_url: ImagePartSchema.properties.image_url,
+  },
+  allOf: [
+    { if: { properties: { type: { const: 'text' } } }, then: { required: ['text'] } },
+    { if: { properties: { type: { const: 'image_url' } } }, then: { required: ['image_url'] } },
+  ],
+});
+
+/** One input message (spec "Chat request and response"). */
+export const ChatMessageInputSchema = Type.Object({
+  role: StringEnum(['system', 'user', 'assistant'] as const),
+  content: Type.Union([Type.String({ maxLength: MAX_MESSAGE_CHARS }), Type.Array(ContentPartSchema, { minItems: 1, maxItems: 64 })]),
+});
+/** One input message. */
+export type ChatMessageInput = Static<typeof ChatMessageInputSchema>;
+
+/**
+ * Body of `POST /v1/chat` and `/v1/chat/stream`. `tenant_id` and `user_id` are ignored: the
+ * stamped principal decides. With `session_id`, `messages` are the new messages of this turn
+ * (history comes from the session); without, a session is created from them. The last message
+ * must be the user's.
+ */
+export const ChatRequestSchema = Type.Object({
+  messages: Type.Array(ChatMessageInputSchema, { minItems: 1, maxItems: 500 }),
+  session_id: Type.Optional(Id),
+  agent_id: Type.Optional(AgentId),
+  tenant_id: Type.Optional(Type.String({ maxLength: 256 })),
+  user_id: Type.Optional(Type.String({ maxLength: 256 })),
+});
+/** Body of the chat routes. */
+export type ChatRequest = Static<typeof ChatRequestSchema>;
+
+/** The receipt of a turn as chat answers carry it (spec "Receipt"); `sealed` turns true later. */
+export const ReceiptRefSchema = Type.Object({
+  /** Receipt ULID, when audit already knows the turn. */
+  id: Type.Optional(Type.String()),
+  turn_id: Type.String(),
+  /** Always `attestable`. */
+  tier: Type.String(),
+  status: StringEnum(['pending', 'sealed', 'verified'] as const),
+  sealed: Type.Boolean(),
+  receipt_url: Type.String(),
+  proof_url: Type.String(),
+  bundle_url: Type.String(),
+}, { additionalProperties: true });
+/** The receipt of a turn as chat answers carry it. */
+export type ReceiptRef = Static<typeof ReceiptRefSchema>;
+
+/** A receipt as answers carry it (declared order). */
+export const ReceiptAnswerSchema = InOrder(ReceiptRefSchema);
+
+/** What a context source contributed: a count, or why nothing. */
+const ContextCount = Type.Union([Type.Number(), Type.Literal('unavailable'), Type.Literal('disabled')]);
+
+/** Token usage, as the provider reported it (summed over the turn's model calls). */
+const UsageSchema = Type.Unsafe<{ prompt_tokens: number; completion_tokens: number }>({
+  type: 'object', additionalProperties: true, properties: {},
+  description: '{prompt_tokens, completion_tokens}',
+});
+
+/** One tool call of a turn as the trace records it. */
+export const TraceToolCallSchema = Type.Object({
+  tool: Type.String(),
+  call_id: Type.String(),
+  policy: ToolPolicySchema,
+  /** `ok`, `error`, `denied`, `invalid` or `not_approved`. */
+  status: Type.String(),
+  approval_id: Type.Optional(Type.String()),
+});
+
+/** What the runtime records about how it answered (spec: `message.processing_trace`). Stored traces may carry more (`excluded`). */
+export const ProcessingTraceSchema = Type.Object({
+  turn_id: Nullable(Type.String()),
+  agent_id: Type.String(),
+  model_role: Type.String(),
+  model: Nullable(Type.String()),
+  steps: Type.Integer(),
+  guardrail: Type.Object({ input: Type.String(), output: Type.String(), reason: Type.Optional(Type.String()) }),
+  context: Type.Object({ memories: ContextCount, knowledge: ContextCount }),
+  history: Type.Object({ messages_sent: Type.Integer(), messages_trimmed: Type.Integer(), estimated_tokens: Type.Integer() }),
+  tool_calls: Type.Array(TraceToolCallSchema),
+  usage: UsageSchema,
+  /** Milliseconds (3 decimals); `ttft_ms` null when no token came. */
+  timings: Type.Object({ ttft_ms: Nullable(Type.Number()), total_ms: Type.Number() }),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+}, { additionalProperties: true });
+/** The processing trace of a turn. */
+export type ProcessingTrace = Static<typeof ProcessingTraceSchema>;
+
+/** 200 body of `POST /v1/chat` (spec "Chat request and response"). */
+export const ChatResponseSchema = Type.Object({
+  message: Type.Object({
+    role: Type.Literal('assistant'),
+    content: Type.String(),
+    processing_trace: ProcessingTraceSchema,
+    receipt: Nullable(ReceiptAnswerSchema),
+  }),
+  session_id: Type.String(),
+  agent_id: Type.String(),
+  receipt: Nullable(ReceiptAnswerSchema),
+  assistant_message_id: Nullable(Type.String()),
+  user_message_id: Type.String(),
+});
+/** 200 body of `POST /v1/chat`. */
+export type ChatResponse = Static<typeof ChatResponseSchema>;
+
+/** 200 answer of `POST /v1/chat/stream`: SSE records `event: <name>` + `data: <json>` (see `StreamEventMap`). */
+export const ChatStreamSchema = Type.String({ description: 'text/event-stream of StreamEventMap records' });

@@ -1,0 +1,127 @@
+/**
+ * The tool plug-in contract (issue 5 item 3; issue 10 "one tool plug-in contract"): what a tool is,
+ * what it sees of the turn that calls it, and what it answers. The runtime's built-in tools, the
+ * knowledge and memory tools (`services/<svc>/src/tools.ts`) and the coming sandbox and MCP tools
+ * implement these types directly; the runtime registers them as they are.
+ *
+ * A service that offers tools exports `plugin: ToolPlugin` from `services/<svc>/src/tools.ts`; the
+ * runtime imports it while the service answers `/readyz` and withdraws its tools when it stops.
+ *
+ * Node-free: types and pure helpers only (the renderer may import this file).
+ */
+import type { ToolPolicy } from './settings.js';
+
+/** An OpenAI function-tool schema: name, description and JSON-schema `parameters`, as sent to the model. */
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** A service's answer to `ToolContext.callService`: status and parsed JSON body (text when not JSON). */
+export interface ServiceAnswer {
+  /** Status 2xx. */
+  ok: boolean;
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Call a route of another service as the user of the turn: the turn's stamped identity headers
+ * (`x-svc-principal`, `x-svc-turn-id`, `x-svc-cap-token`, `x-correlation-id`) are forwarded, the
+ * call is bounded (15 s) and follows the turn's abort signal.
+ * @throws Error when `service` has no URL, or on connection failure, timeout or abort.
+ */
+export type ServiceCall = (service: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) => Promise<ServiceAnswer>;
+
+/** What a tool sees of the turn that calls it. */
+export interface ToolContext {
+  tenantId: string;
+  userId: string;
+  agentId: string;
+  sessionId: string;
+  turnId: string | null;
+  callId: string;
+  /** Gateway-stamped headers of the turn (x-svc-principal, x-svc-turn-id, x-svc-cap-token), to call peers as the user. */
+  headers: Record<string, string>;
+  /** Base URLs of every service, by service name. */
+  serviceUrls: Readonly<Record<string, string>>;
+  /** Aborts when the turn ends early (the client went away). */
+  signal: AbortSignal;
+  /** Call a service with the turn's identity (see `ServiceCall`). */
+  callService: ServiceCall;
+}
+
+/** A passage a tool cites; the UI shows citations under the answer. */
+export interface Citation {
+  /** 1-based number the model cites as `[n]`. */
+  index: number;
+  document_id: string;
+  document_title: string;
+  chunk_index: number;
+  score: number;
+}
+
+/**
+ * A tool's answer in full. `content` goes back to the model. `isError` marks a failed call: the
+ * model sees `error: <content>` and the call counts as failed. `artifacts` (plots, files) are
+ * announced as `artifact` stream events, then `citations` as one `{type: "citations", tool, citations}` artifact.
+ */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+  citations?: Citation[];
+  artifacts?: Array<Record<string, unknown>>;
+}
+
+/** A tool's answer: plain text, or a `ToolOutput`. */
+export type ToolResult = string | ToolOutput;
+
+/**
+ * One tool. `execute` receives the model's arguments as a JSON object; it may throw, and the
+ * message goes back to the model as the tool's result (`error: <message>`).
+ */
+export interface AgentTool {
+  definition: ToolDefinition;
+  /** Policy when no rule names the tool (default `auto`). */
+  policy?: ToolPolicy;
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> | ToolResult;
+}
+
+/**
+ * A tool that calls its own service's HTTP API as the user (knowledge, memory, sandbox). It also
+ * accepts the arguments as JSON text, and always answers a `ToolOutput`.
+ */
+export interface ServiceTool extends AgentTool {
+  /** `definition.function.name`. */
+  name: string;
+  execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** A set of tools that plug in together and go together. */
+export interface ToolPlugin {
+  /** Source name: the service that backs the tools (`knowledge`, `memory`, `sandbox`) or an MCP server id. */
+  name: string;
+  tools: readonly AgentTool[];
+}
+
+/** The model's arguments as an object: parsed when JSON text, `{}` when neither. */
+export function toolArgs(args: unknown): Record<string, unknown> {
+  if (typeof args === 'string') { try { return JSON.parse(args) as Record<string, unknown>; } catch { return {}; } }
+  return args && typeof args === 'object' ? args as Record<string, unknown> : {};
+}
+
+/** A failed call the model can read: `{error, code}` as the content. */
+export function toolError(error: string, code: string): ToolOutput {
+  return { isError: true, content: JSON.stringify({ error, code }) };
+}
+
+/** A call whose arguments the tool rejects (code `invalid_arguments`). */
+export function invalidArguments(message: string): ToolOutput {
+  return toolError(message, 'invalid_arguments');
+}
+
+/** The tool error of a service answer that was not 2xx (its `{error, code}`, else `tool_call_failed`). */
+export function serviceError(r: { status: number; body: unknown }): ToolOutput {
+  const b = r.body as { error?: string; code?: string } | null;
+  return toolError(b?.error ?? `request failed with status ${r.status}`, b?.code ?? 'tool_call_failed');
+}

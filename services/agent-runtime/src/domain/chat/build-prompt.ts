@@ -1,0 +1,57 @@
+/**
+ * Step 4 of a turn: the prompt. System prompt and context first, then the session's history
+ * trimmed to the context budget (oldest first), then this turn's messages; the `vision` role when
+ * an image is in it. The stream gets a `trace_update` with what was sent.
+ */
+import type { ChatContentPart, ChatMessageInput } from '../../contracts.js';
+import { trimToBudget } from '../history.js';
+import type { MessageRow, OpenAiMessage } from '../ports.js';
+import type { ChatDeps, Turn } from './turn.js';
+
+/** The prompt of the first model call. */
+export interface Prompt {
+  /** Messages to send; the tool loop appends to it. */
+  messages: OpenAiMessage[];
+  /** Model role: `vision` when an image is in the prompt, else `default`. */
+  role: string;
+}
+
+/** Stored message rows -> model messages (rows flagged `excluded` are left out). */
+export function rowsToModelMessages(rows: readonly MessageRow[]): OpenAiMessage[] {
+  const out: OpenAiMessage[] = [];
+  for (const r of rows) {
+    if (r.trace && r.trace.includes('"excluded":true')) continue;
+    if (r.role === 'tool') { out.push({ role: 'tool', tool_call_id: r.tool_call_id ?? '', content: r.content }); continue; }
+    if (r.role === 'assistant' && r.tool_calls) {
+      const calls = JSON.parse(r.tool_calls) as Array<{ id: string; name: string; arguments: string }>;
+      out.push({ role: 'assistant', content: r.content || null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
+      continue;
+    }
+    const parts = r.parts ? JSON.parse(r.parts) as ChatContentPart[] : null;
+    out.push({ role: r.role as OpenAiMessage['role'], content: parts ? parts as unknown as Array<Record<string, unknown>> : r.content });
+  }
+  return out;
+}
+
+function inputToModel(m: ChatMessageInput): OpenAiMessage {
+  return { role: m.role, content: typeof m.content === 'string' ? m.content : m.content as unknown as Array<Record<string, unknown>> };
+}
+
+/**
+ * Build the prompt from the history, this turn's input and the context message, and record the
+ * history figures and model role in the trace.
+ */
+export function buildPrompt(d: Pick<ChatDeps, 'settings'>, turn: Turn, history: readonly MessageRow[], input: readonly ChatMessageInput[], context: OpenAiMessage | null): Prompt {
+  const s = d.settings;
+  const { trace } = turn;
+  const system: OpenAiMessage[] = [];
+  if (s.systemPrompt) system.push({ role: 'system', content: s.systemPrompt });
+  if (context) system.push(context);
+  const trimmed = trimToBudget(system, rowsToModelMessages(history), input.map(inputToModel), Math.max(256, s.contextBudgetTokens - s.responseReserveTokens));
+  trace.history = { messages_sent: trimmed.messages.length, messages_trimmed: trimmed.dropped, estimated_tokens: trimmed.estimatedTokens };
+  const messages = trimmed.messages;
+  const role = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image_url')) ? 'vision' : 'default';
+  trace.model_role = role;
+  turn.sink('trace_update', { patch: { guardrail: { input: trace.guardrail.input }, context: trace.context, history: trace.history, model_role: role } });
+  return { messages, role };
+}

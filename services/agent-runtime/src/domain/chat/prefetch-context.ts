@@ -1,0 +1,29 @@
+/**
+ * Step 3 of a turn: memory prefetch and knowledge retrieval, in parallel (DESIGN.md "Chat turn,
+ * end to end"). A source that cannot be reached is recorded `unavailable` and the turn goes on.
+ */
+import type { OpenAiMessage } from '../ports.js';
+import type { ChatDeps, Turn } from './turn.js';
+
+/** Whether this turn looks up context (settings `contextPrefetch`, and a user text to look for). */
+export function wantsContext(d: Pick<ChatDeps, 'settings'>, userText: string): boolean {
+  return d.settings.contextPrefetch && userText.trim() !== '';
+}
+
+/**
+ * Fetch memories and knowledge relevant to `userText` and record what each gave in the trace.
+ * @returns the system message that carries them, or null when neither gave anything. Never throws.
+ */
+export async function prefetchContext(d: Pick<ChatDeps, 'context'>, turn: Turn, userText: string): Promise<OpenAiMessage | null> {
+  const { who, agentId } = turn.p;
+  const [mem, kn] = await Promise.all([
+    d.context.memories(userText, { tenant_id: who.tenantId, user_id: who.userId, agent_id: agentId }, who.headers),
+    d.context.knowledge(userText, who.tenantId, who.headers),
+  ]);
+  turn.trace.context.memories = mem.available ? mem.snippets.length : 'unavailable';
+  turn.trace.context.knowledge = kn.available ? kn.snippets.length : 'unavailable';
+  const lines: string[] = [];
+  if (mem.available && mem.snippets.length) lines.push('Relevant memories about the user:', ...mem.snippets.map((m) => `- ${m.text}`));
+  if (kn.available && kn.snippets.length) lines.push('Relevant knowledge:', ...kn.snippets.map((k) => `- [${k.source}] ${k.text}`));
+  return lines.length ? { role: 'system', content: lines.join('\n') } : null;
+}

@@ -1,0 +1,140 @@
+/**
+ * The tool half of step 5 (issue 5 item 3; spec "Chat stream events": tool_call, approval_required,
+ * tool_result, artifact; "Turn events": tool_called, tool_returned): the model asked for tools. Each
+ * call is planned against the registry and the policy (`auto` runs, `ask` parks the run until the
+ * owner decides, `deny` never runs), then run in order; every result goes back to the model.
+ */
+import type { ToolOutput, ToolPolicy, ToolResult } from '../../contracts.js';
+import type { ModelResult, ModelToolCall, NewMessage, OpenAiMessage } from '../ports.js';
+import type { RegisteredTool } from '../tool-registry.js';
+import { clientClosed, cutResult, emitTurnEvent, nextId, round, type ChatDeps, type Turn, type TurnOutcome } from './turn.js';
+
+/** What one round of tool calls works on. */
+export interface ToolRound {
+  /** The prompt; the assistant's call and each result are appended. */
+  messages: OpenAiMessage[];
+  /** Messages to store at the end of the turn. */
+  persist: NewMessage[];
+  /** Policy of a registered tool for this turn's tenant and agent. */
+  policyOf(tool: RegisteredTool): ToolPolicy;
+  /** Text streamed so far in this turn (carried by `approval_required`). */
+  streamed: string;
+}
+
+/** A call as planned: its tool, parsed arguments, policy, and why it will not run (null = it runs). */
+interface PlannedCall {
+  call: ModelToolCall;
+  tool: RegisteredTool | undefined;
+  args: Record<string, unknown> | null;
+  policy: ToolPolicy;
+  verdict: string | null;
+  approvalId?: string;
+}
+
+/** Plan every call and announce it (`tool_call`). */
+function planCalls(d: Pick<ChatDeps, 'tools'>, turn: Turn, round: ToolRound, calls: readonly ModelToolCall[]): PlannedCall[] {
+  return calls.map((call) => {
+    const tool = d.tools.get(call.name);
+    let args: Record<string, unknown> | null = null;
+    try {
+      const v = call.arguments.trim() ? JSON.parse(call.arguments) as unknown : {};
+      if (v && typeof v === 'object' && !Array.isArray(v)) args = v as Record<string, unknown>;
+    } catch { args = null; }
+    const policy: ToolPolicy = tool ? round.policyOf(tool) : 'deny';
+    turn.sink('tool_call', { tool: call.name, arguments: args ?? call.arguments, call_id: call.id });
+    let verdict: string | null = null;
+    if (!tool) verdict = `error: unknown tool "${call.name}"`;
+    else if (args === null) verdict = 'error: the arguments are not a JSON object';
+    else if (policy === 'deny') verdict = 'error: this tool is denied by policy';
+    return { call, tool, args, policy, verdict };
+  });
+}
+
+/**
+ * File approvals for the `ask` calls, announce them (`approval_required`) and park until each is
+ * decided, expires or the run goes away; a call not approved gets its verdict.
+ * @returns the outcome when the client went away meanwhile, else null.
+ */
+async function awaitApprovals(d: Pick<ChatDeps, 'approvals' | 'settings'>, turn: Turn, asks: PlannedCall[], streamed: string): Promise<TurnOutcome | null> {
+  const { who, session, agentId } = turn.p;
+  const timeoutMs = d.settings.approvalTimeoutSeconds * 1000;
+  const filed = d.approvals.file(asks.map((x) => ({
+    tenantId: who.tenantId, userId: who.userId, sessionId: session.id, agentId, turnId: who.turnId, tool: x.call.name, callId: x.call.id, arguments: x.args,
+  })), timeoutMs);
+  asks.forEach((x, i) => { x.approvalId = filed[i]!.id; });
+  const approvals = turn.approvals;
+  approvals.push(...filed);
+  turn.sink('approval_required', { session_id: session.id, agent_id: agentId, approvals: filed, ...(streamed ? { content: streamed } : {}) });
+  const decided = await d.approvals.wait(who.tenantId, filed.map((a) => a.id), timeoutMs, turn.signal);
+  for (const x of asks) {
+    const v = decided.get(x.approvalId!);
+    const i = approvals.findIndex((a) => a.id === x.approvalId);
+    if (v && i >= 0) approvals[i] = v;
+    if (v?.status !== 'approved') x.verdict = `error: the user did not approve this call (${v?.status ?? 'cancelled'})`;
+  }
+  turn.sink('trace_update', { patch: { approvals: approvals.map((a) => ({ id: a.id, tool: a.tool, status: a.status })) } });
+  return turn.signal.aborted ? clientClosed(turn) : null;
+}
+
+/** Run one planned call that may run. A throw, or an answer marked `isError`, comes back as `error: <message>`. */
+async function execute(d: Pick<ChatDeps, 'events' | 'audit' | 'serviceUrls' | 'serviceCall'>, turn: Turn, x: PlannedCall): Promise<{ res: ToolResult; ok: boolean }> {
+  const { who, session, agentId } = turn.p;
+  const inputJson = JSON.stringify({ tool: x.call.name, call_id: x.call.id, arguments: x.args });
+  emitTurnEvent(d, turn, 'tool_called', { tool: x.call.name, call_id: x.call.id, policy: x.policy, approval_id: x.approvalId ?? null, source: x.tool!.source }, { kind: 'tool_input', body: inputJson });
+  const started = performance.now();
+  let res: ToolResult;
+  let ok = true;
+  try {
+    res = await x.tool!.execute(x.args!, {
+      tenantId: who.tenantId, userId: who.userId, agentId, sessionId: session.id, turnId: who.turnId, callId: x.call.id,
+      headers: who.headers, serviceUrls: d.serviceUrls, signal: turn.signal, callService: d.serviceCall(who.headers, turn.signal),
+    });
+    if (typeof res !== 'string' && res.isError) throw new Error(res.content);
+  } catch (err) {
+    ok = false;
+    res = `error: ${(err as Error).message ?? String(err)}`;
+  }
+  const text = typeof res === 'string' ? res : res.content;
+  emitTurnEvent(d, turn, 'tool_returned', { tool: x.call.name, call_id: x.call.id, ok, duration_ms: round(performance.now() - started) }, { kind: 'tool_output', body: text });
+  if (typeof res !== 'string') for (const a of artifactsOf(x.call.name, res)) turn.sink('artifact', { ...a, call_id: x.call.id });
+  return { res, ok };
+}
+
+/** What a tool's answer announces: its artifacts, then its citations as one `citations` artifact. */
+function artifactsOf(tool: string, out: ToolOutput): Array<Record<string, unknown>> {
+  const list = [...(out.artifacts ?? [])];
+  if (out.citations?.length) list.push({ type: 'citations', tool, citations: out.citations });
+  return list;
+}
+
+/**
+ * Run the tool calls of one model answer: store the assistant's call, plan, await approvals, run
+ * each call in order and hand every result to the model and the stream.
+ * @returns the outcome when the client went away while the run was parked, else null (go on).
+ */
+export async function runToolCalls(d: ChatDeps, turn: Turn, round: ToolRound, result: ModelResult): Promise<TurnOutcome | null> {
+  const { who } = turn.p;
+  const { messages, persist } = round;
+  messages.push({ role: 'assistant', content: result.content || null, tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
+  persist.push({ id: nextId(), role: 'assistant', content: result.content, parts: null, tool_calls: JSON.stringify(result.toolCalls), tool_call_id: null, name: null, turn_id: who.turnId, trace: null, receipt: null, created_at: new Date().toISOString() });
+  const planned = planCalls(d, turn, round, result.toolCalls);
+  const asks = planned.filter((x) => x.verdict === null && x.policy === 'ask');
+  if (asks.length) {
+    const ended = await awaitApprovals(d, turn, asks, round.streamed);
+    if (ended) return ended;
+  }
+  for (const x of planned) {
+    let text: string;
+    let status = 'ok';
+    if (x.verdict !== null) { text = x.verdict; status = x.approvalId ? 'not_approved' : x.policy === 'deny' ? 'denied' : 'invalid'; } else {
+      const { res, ok } = await execute(d, turn, x);
+      text = typeof res === 'string' ? res : res.content;
+      if (!ok) status = 'error';
+    }
+    turn.trace.tool_calls.push({ tool: x.call.name, call_id: x.call.id, policy: x.policy, status, ...(x.approvalId ? { approval_id: x.approvalId } : {}) });
+    turn.sink('tool_result', { tool: x.call.name, result: cutResult(text), call_id: x.call.id });
+    messages.push({ role: 'tool', tool_call_id: x.call.id, content: text });
+    persist.push({ id: nextId(), role: 'tool', content: text, parts: null, tool_calls: null, tool_call_id: x.call.id, name: x.call.name, turn_id: who.turnId, trace: null, receipt: null, created_at: new Date().toISOString() });
+  }
+  return null;
+}

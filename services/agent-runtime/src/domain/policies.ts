@@ -1,0 +1,76 @@
+/**
+ * Tool policies in force (issue 5 item 3; spec "Agent runtime surfaces": `/v1/admin/policies/*`,
+ * `GET /v1/tools`): the base rules of the settings (AGENT_RUNTIME_TOOL_POLICY) plus the rules
+ * admins store per tenant, and what they make of each registered tool.
+ */
+import type { PolicyPut, SourcedRule, ToolList, ToolPolicy, ToolPolicyRule } from '../contracts.js';
+import { runtimeError } from './errors.js';
+import type { PolicyStore } from './ports.js';
+import type { ToolRegistry } from './tool-registry.js';
+import { resolvePolicy } from './tool-policy.js';
+
+/** What the policies need. */
+export interface PolicyDeps {
+  /** Base rules (settings `toolPolicy`). */
+  base: readonly ToolPolicyRule[];
+  store: PolicyStore;
+  tools: ToolRegistry;
+  /** Agent of `GET /v1/tools` when the query names none (settings `defaultAgentId`). */
+  defaultAgentId: string;
+}
+
+/** The admin view of a tenant's policies: rules in force and every tool's own default. */
+export interface PolicyView {
+  items: SourcedRule[];
+  tools: Array<{ name: string; source: string; default_policy: ToolPolicy }>;
+}
+
+/** Tool policy rules and their effect. */
+export class ToolPolicies {
+  private readonly base: SourcedRule[];
+
+  constructor(private readonly d: PolicyDeps) {
+    this.base = d.base.map((r) => ({ ...r, origin: 'config' as const }));
+  }
+
+  /** Rules in force for a tenant: base rules, then stored admin rules. */
+  rules(tenantId: string): SourcedRule[] {
+    return [
+      ...this.base,
+      ...this.d.store.list(tenantId).map((r): SourcedRule => ({
+        tool: r.tool, policy: r.policy as ToolPolicy, tenant_id: r.tenant_id, ...(r.agent_id ? { agent_id: r.agent_id } : {}), origin: 'admin',
+      })),
+    ];
+  }
+
+  /** Every registered tool with its effective policy for `agentId` (default agent when absent) in the tenant. */
+  visibleTools(tenantId: string, agentId: string | undefined): ToolList {
+    const agent = agentId ?? this.d.defaultAgentId;
+    const rules = this.rules(tenantId);
+    return {
+      items: this.d.tools.list().map((t) => ({
+        name: t.definition.function.name, description: t.definition.function.description, source: t.source,
+        policy: resolvePolicy(rules, tenantId, agent, t.definition.function.name, t.policy ?? 'auto').policy,
+      })),
+    };
+  }
+
+  /** The admin view of a tenant's policies. */
+  view(tenantId: string): PolicyView {
+    return {
+      items: this.rules(tenantId),
+      tools: this.d.tools.list().map((t) => ({ name: t.definition.function.name, source: t.source, default_policy: t.policy ?? 'auto' })),
+    };
+  }
+
+  /** Store (or replace) the rule of `tool` for the tenant and optionally one agent. @returns the rule. */
+  set(tenantId: string, tool: string, rule: PolicyPut, by: string | null): SourcedRule {
+    this.d.store.upsert(tenantId, rule.agent_id ?? '', tool, rule.policy, new Date().toISOString(), by);
+    return { tool, policy: rule.policy, tenant_id: tenantId, ...(rule.agent_id ? { agent_id: rule.agent_id } : {}), origin: 'admin' };
+  }
+
+  /** Remove a stored rule. @throws DomainError `not_found` when there is none. */
+  remove(tenantId: string, tool: string, agentId: string | undefined): void {
+    if (!this.d.store.delete(tenantId, agentId ?? '', tool)) throw runtimeError('not_found', 'no such policy rule');
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * What the runtime's domain needs from the outside, as interfaces (DESIGN.md "Inside a service"):
+ * the stores (`store/` implements them over SQLite; a PostgreSQL implementation could stand behind
+ * the same shapes: rows are plain values, no statement or database type leaks through) and the
+ * peers it calls (`clients/` implements them over HTTP).
+ */
+import type { TurnPayloadType } from '../../../shared/events/turn-events.js';
+import type { ReceiptRef, ToolDefinition } from '../contracts.js';
+
+// ---- Stores -------------------------------------------------------------------------------------
+
+/** A session row. */
+export interface SessionRow {
+  id: string; tenant_id: string; user_id: string; agent_id: string; title: string | null; title_source: string;
+  folder_id: string | null; branched_from_session: string | null; branched_from_message: string | null;
+  message_count: number; created_at: string; updated_at: string;
+}
+
+/** A message row (JSON columns as text). */
+export interface MessageRow {
+  id: string; session_id: string; seq: number; role: string; content: string; parts: string | null; tool_calls: string | null;
+  tool_call_id: string | null; name: string | null; turn_id: string | null; trace: string | null; receipt: string | null; created_at: string;
+}
+
+/** A message to append (seq is assigned by the store). */
+export type NewMessage = Omit<MessageRow, 'seq' | 'session_id'>;
+
+/** A folder row with its session count. */
+export interface FolderRow { id: string; tenant_id: string; user_id: string; name: string; created_at: string; updated_at: string; session_count: number }
+
+/** An approval row. */
+export interface ApprovalRow {
+  id: string; tenant_id: string; user_id: string; session_id: string; agent_id: string; turn_id: string | null; tool: string; call_id: string;
+  arguments: string; status: string; reason: string | null; created_at: string; expires_at: string; decided_at: string | null; decided_by: string | null;
+}
+
+/** A stored tool policy rule (`agent_id` '' = every agent). */
+export interface PolicyRow { tenant_id: string; agent_id: string; tool: string; policy: string; updated_at: string; updated_by: string | null }
+
+/** Session list filter. */
+export interface SessionFilter {
+  tenantId: string; userId: string; q?: string; folderId?: string | null; limit: number;
+  /** Keyset cursor: (updated_at, id) of the last item of the previous page. */
+  after?: { updatedAt: string; id: string };
+}
+
+/** Sessions and their messages. Every read is scoped by (tenant, user) by the caller. */
+export interface SessionStore {
+  /** Insert a session and (optionally) its first messages atomically. */
+  create(row: SessionRow, messages?: NewMessage[]): void;
+  /** The session if it belongs to (tenant, user). */
+  get(id: string, tenantId: string, userId: string): SessionRow | undefined;
+  /** Write back title, folder and agent of a session. @returns whether a row changed. */
+  update(row: SessionRow): boolean;
+  /** Set a generated title unless the user (or a generated title) already set one. */
+  setGeneratedTitle(id: string, title: string, source: 'fallback' | 'generated'): boolean;
+  /** Delete a session and its messages. @returns whether it existed. */
+  delete(id: string, tenantId: string, userId: string): boolean;
+  /** Sessions most recently updated first; `q` matches titles and message text; `folderId` null = in no folder. */
+  list(filter: SessionFilter): SessionRow[];
+  /** Append messages at the end of a session, in order, and touch it. */
+  appendMessages(sessionId: string, messages: NewMessage[], now: string): void;
+  /** Every message of a session in order. */
+  messages(sessionId: string): MessageRow[];
+}
+
+/** Folders of a (tenant, user). */
+export interface FolderStore {
+  create(id: string, tenantId: string, userId: string, name: string, now: string): void;
+  /** A folder with its session count. */
+  get(id: string, tenantId: string, userId: string): FolderRow | undefined;
+  /** Folders by name. */
+  list(tenantId: string, userId: string): FolderRow[];
+  /** @returns whether it existed. */
+  rename(id: string, tenantId: string, userId: string, name: string, now: string): boolean;
+  /** Delete a folder; its sessions fall back to no folder. @returns whether it existed. */
+  delete(id: string, tenantId: string, userId: string): boolean;
+}
+
+/** Approval requests. */
+export interface ApprovalStore {
+  insert(row: ApprovalRow): void;
+  get(id: string, tenantId: string): ApprovalRow | undefined;
+  /** Move a pending approval to a decided status. @returns false when it was not pending. */
+  decide(id: string, tenantId: string, status: string, reason: string | null, at: string, by: string | null): boolean;
+  /** Newest first; `userId` null = the whole tenant, `status` null = any. */
+  list(tenantId: string, userId: string | null, status: string | null, limit: number): ApprovalRow[];
+  /** Cancel every pending approval (runs parked before a restart are gone). @returns how many. */
+  cancelPending(at: string): number;
+}
+
+/** Admin tool policy rules. */
+export interface PolicyStore {
+  list(tenantId: string): PolicyRow[];
+  /** Insert or replace the rule of (tenant, agent, tool). */
+  upsert(tenantId: string, agentId: string, tool: string, policy: string, at: string, by: string | null): void;
+  /** @returns whether it existed. */
+  delete(tenantId: string, agentId: string, tool: string): boolean;
+}
+
+// ---- Peers ----------------------------------------------------------------------------------------
+
+/** An OpenAI chat message as sent to the model. */
+export interface OpenAiMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | Array<Record<string, unknown>> | null;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+  name?: string;
+}
+
+/** Body of one model call (`model` is a role alias or a model id). */
+export interface ModelRequest {
+  model: string;
+  messages: OpenAiMessage[];
+  tools?: ToolDefinition[];
+  max_tokens?: number;
+  temperature?: number;
+}
+
+/** A tool call the model asked for, arguments as the raw JSON text. */
+export interface ModelToolCall { id: string; name: string; arguments: string }
+
+/** The assembled answer of one model call. */
+export interface ModelResult {
+  content: string;
+  reasoning: string;
+  toolCalls: ModelToolCall[];
+  finishReason: string | null;
+  /** Model id the router reported, or null. */
+  model: string | null;
+  usage: { prompt_tokens: number; completion_tokens: number } | null;
+  /** ms from request start to the first content or reasoning delta; null when none came. */
+  ttftMs: number | null;
+  /** ms of the whole call. */
+  latencyMs: number;
+}
+
+/** Streaming callbacks of a model call. */
+export interface ModelStreamHandlers {
+  onToken?(text: string): void;
+  onThinking?(text: string): void;
+}
+
+/** The inference router. */
+export interface ModelPort {
+  /**
+   * Stream one chat completion, calling `handlers` per delta.
+   * @throws InferenceError (domain/inference-errors.ts); an `AbortError` when `signal` aborts.
+   */
+  stream(body: ModelRequest, headers: Record<string, string>, handlers?: ModelStreamHandlers, signal?: AbortSignal): Promise<ModelResult>;
+}
+
+/** One guardrail scanner's finding (spec "Guardrail input check result"). */
+export interface ScannerResult { scanner_name: string; is_safe: boolean; risk_score: number; detail: string }
+
+/** A guardrail check result, or `unavailable` with why. */
+export type GuardOutcome =
+  | { available: true; decision: 'allow' | 'block' | 'redact' | string; reason: string; scanner_results: ScannerResult[]; rewritten_content: string | null }
+  | { available: false; why: string };
+
+/** Scope of a guardrail check. */
+export interface GuardScope { tenant_id: string; agent_id?: string }
+
+/** The guardrail. Never throws: failures are `{available: false}`. */
+export interface GuardPort {
+  input(content: string, scope: GuardScope, headers: Record<string, string>, signal?: AbortSignal): Promise<GuardOutcome>;
+  output(content: string, scope: GuardScope, input: string, headers: Record<string, string>, signal?: AbortSignal): Promise<GuardOutcome>;
+}
+
+/** What one context source contributed: snippets, or why nothing. */
+export type ContextOutcome = { available: true; snippets: Array<{ text: string; source: string; score: number | null }> } | { available: false; why: string };
+
+/** Memory prefetch and knowledge retrieval. Never throws. */
+export interface ContextPort {
+  memories(query: string, scope: { tenant_id: string; user_id: string; agent_id?: string }, headers: Record<string, string>): Promise<ContextOutcome>;
+  knowledge(query: string, tenantId: string, headers: Record<string, string>): Promise<ContextOutcome>;
+}
+
+/** One recorded event of a turn as audit's replay answers it (the fields the runtime reads). */
+export interface RecordedEvent {
+  event_id: string;
+  payload_type: string;
+  emitter_service: string;
+  payload: unknown;
+  artifacts: Array<{ kind: string; url: string }>;
+}
+
+/** The audit service. */
+export interface AuditPort {
+  /** Store a captured body. @returns whether audit accepted it; never throws. */
+  putArtifact(turnId: string, eventId: string, kind: string, content: string): Promise<boolean>;
+  /** The receipt audit holds for a turn, or null (unknown yet, or audit unreachable). */
+  receipt(turnId: string): Promise<ReceiptRef | null>;
+  /** Recorded events of a turn as the caller may see them; null on 404. @throws Error when unreachable. */
+  replay(turnId: string, headers: Record<string, string>): Promise<RecordedEvent[] | null>;
+  /** Body of an artifact by its audit URL path. @throws Error when it cannot be fetched. */
+  artifact(path: string, headers: Record<string, string>): Promise<string>;
+}
+
+/** The turn-event publisher (TurnEventClient's surface the domain uses). */
+export interface TurnEvents {
+  /** Queue one event. @returns its event id. */
+  emit(turnId: string, principalId: string, payloadType: TurnPayloadType, payload: unknown): string;
+  /** Deliver what is queued. */
+  deliver(timeoutMs?: number): Promise<boolean>;
+}
