@@ -6,7 +6,8 @@
  * `StackConfig`. `serviceConfigs(stack, ports)` then cuts the per-service slices once every port is
  * known (ports may be 0 = ephemeral, resolved by the supervisor).
  *
- * Errors: `ConfigError` with a message that says which variable to set.
+ * Errors: `ConfigError` with a message that says which variable to set. The parsing helpers
+ * (`str`, `secret`, `int`, `bool`, `list`, ...) live in `./env.ts` and are re-exported here.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
@@ -16,15 +17,14 @@ import { fileURLToPath } from 'node:url';
 import {
   SERVICE_NAMES, DEFAULT_PORTS, portEnvName, type ServiceName,
 } from '../../services/shared/services.js';
-import { SERVICE_SETTINGS } from './services/index.js';
+import { ConfigError, bool, int, isPlaceholder, list, secret, str, type Env } from './env.js';
+import { readServiceSettings, type ServiceSettings } from './services/index.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
 } from '../../services/shared/config.js';
 
-/** A configuration problem that stops the stack from starting; the message says what to set. */
-export class ConfigError extends Error {
-  constructor(message: string) { super(message); this.name = 'ConfigError'; }
-}
+export { ConfigError, bool, fraction, int, isPlaceholder, list, secret, str, type Env } from './env.js';
+export type { ServiceSettings } from './services/index.js';
 
 /** Everything the supervisor needs, before ports are resolved. */
 export interface StackConfig {
@@ -72,16 +72,14 @@ export interface StackConfig {
     sealWatermarkSeconds: number;
     sealBatchLimit: number;
   };
-  /** Per-service extra settings (main/config/services/*.ts), merged into their slices. */
-  extras: Partial<Record<ServiceName, Record<string, unknown>>>;
+  /** Per-service settings (main/config/services/*.ts, typed by each service's contracts), merged into their slices. */
+  extras: ServiceSettings;
   supervisor: {
     readyTimeoutMs: number;
     shutdownTimeoutMs: number;
     maxRestartBackoffMs: number;
   };
 }
-
-type Env = Record<string, string | undefined>;
 
 /** Repository root (the folder holding package.json), from this file's location in dist/ or the sources. */
 export function repoRoot(): string {
@@ -101,52 +99,6 @@ export function defaultDataDir(env: Env): string {
     case 'win32': return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'svc-workstation');
     default: return join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'svc-workstation');
   }
-}
-
-/** Read a trimmed string, undefined when unset. */
-export function str(env: Env, name: string): string | undefined {
-  const v = env[name];
-  return v === undefined ? undefined : v.trim();
-}
-
-/** Read `NAME`, or the file named by `NAME_FILE` (secrets), trimmed. @throws ConfigError when the file cannot be read */
-export function secret(env: Env, name: string): string | undefined {
-  const file = str(env, `${name}_FILE`);
-  if (file) {
-    try { return readFileSync(file, 'utf8').trim(); } catch { throw new ConfigError(`${name}_FILE points at ${file}, which cannot be read`); }
-  }
-  return str(env, name);
-}
-
-/** Read a whole number within bounds (default when unset). @throws ConfigError */
-export function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = str(env, name);
-  if (raw === undefined || raw === '') return def;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-/** Read a boolean (`true/false/1/0/yes/no/on/off`). @throws ConfigError */
-export function bool(env: Env, name: string, def: boolean): boolean {
-  const raw = str(env, name)?.toLowerCase();
-  if (raw === undefined || raw === '') return def;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-/** Split a comma-separated list, trimmed, empties dropped. */
-export function list(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-}
-
-const PLACEHOLDERS = /^(change[-_ ]?me|changeme.*|placeholder|secret|password|your[-_ ].*|xxx+|test|default|example.*|<.*>|\$\{.*\}|replace[-_ ]?me.*)$/i;
-
-/** True for values that look like a template placeholder rather than a real secret. */
-export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDERS.test(value.trim()) || /^(.)\1+$/.test(value) || /change[-_ ]?me|placeholder|replace[-_ ]?me/i.test(value);
 }
 
 /** Parse `GroupA:admin,GroupB:user` (roles may repeat per group). */
@@ -278,10 +230,7 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
   const scryptN = int(env, 'SVC_SCRYPT_N', 32768, 1024, 1 << 20);
   if ((scryptN & (scryptN - 1)) !== 0) throw new ConfigError('SVC_SCRYPT_N must be a power of two');
 
-  const extras: Partial<Record<ServiceName, Record<string, unknown>>> = {};
-  for (const [name, read] of Object.entries(SERVICE_SETTINGS) as Array<[ServiceName, NonNullable<(typeof SERVICE_SETTINGS)[ServiceName]>]>) {
-    extras[name] = read(env, { dataDir, repoRoot: root, production });
-  }
+  const extras = readServiceSettings(env, { dataDir, repoRoot: root, production });
 
   const rendererDir = join(root, 'dist', 'renderer');
   const cfg: StackConfig = {
@@ -347,10 +296,17 @@ function deepFreeze<T>(o: T): T {
 }
 
 /**
+ * The slice of every service: gateway, auth and audit have their own; each other service gets the
+ * common settings plus its typed settings (`ServiceSettings`, from its `contracts.ts`).
+ */
+export type ServiceConfigs = { gateway: GatewayConfig; auth: AuthConfig; audit: AuditConfig }
+  & { [K in keyof ServiceSettings]: CommonServiceConfig & ServiceSettings[K] & { service: K } };
+
+/**
  * Cut the per-service configuration slices once every port is known.
  * @param ports actual ports (no zeros).
  */
-export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>): Record<ServiceName, AnyServiceConfig> {
+export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>): ServiceConfigs {
   const urlHost = stack.host === '0.0.0.0' || stack.host === '::' ? '127.0.0.1' : stack.host;
   const serviceUrls = {} as Record<ServiceName, string>;
   for (const name of SERVICE_NAMES) serviceUrls[name] = `http://${urlHost}:${ports[name]}`;
@@ -408,9 +364,10 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
       const a: AuditConfig = { ...common('audit'), service: 'audit', ...stack.audit };
       out[name] = a;
     } else {
-      const p: PlainServiceConfig = { ...common(name), ...(JSON.parse(JSON.stringify(stack.extras[name] ?? {})) as object), service: name };
+      const own = (stack.extras as Partial<Record<ServiceName, object>>)[name] ?? {};
+      const p: PlainServiceConfig = { ...common(name), ...(JSON.parse(JSON.stringify(own)) as object), service: name };
       out[name] = p;
     }
   }
-  return out;
+  return out as ServiceConfigs;
 }

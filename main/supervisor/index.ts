@@ -15,6 +15,7 @@ import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.
 import type { AnyServiceConfig } from '../../services/shared/config.js';
 import type { ServiceStatus } from '../../services/shared/runtime.js';
 import { serviceConfigs, type StackConfig } from '../config/index.js';
+import { postToWorker, type WorkerInput, type WorkerToSupervisor } from './messages.js';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
 
@@ -114,7 +115,7 @@ export class Supervisor {
   private spawn(slot: Slot): Promise<void> {
     return new Promise((resolve, reject) => {
       const worker = new Worker(ENTRY, {
-        workerData: { service: slot.name, cfg: slot.cfg }, stdout: false, stderr: false,
+        workerData: { service: slot.name, cfg: slot.cfg } satisfies WorkerInput, stdout: false, stderr: false,
         // A small young generation per isolate keeps eleven idle services inside the memory budget;
         // the gateway, on every request's path, gets more room to avoid frequent scavenges.
         resourceLimits: { maxYoungGenerationSizeMb: slot.name === 'gateway' ? 8 : 2 },
@@ -127,7 +128,7 @@ export class Supervisor {
           void worker.terminate();
         }
       }, this.stack.supervisor.readyTimeoutMs);
-      worker.on('message', (msg: { type: string; port?: number; message?: string }) => {
+      worker.on('message', (msg: WorkerToSupervisor) => {
         if (msg.type === 'ready') {
           ready = true;
           clearTimeout(timer);
@@ -182,12 +183,12 @@ export class Supervisor {
     if (!slot || slot.cfg.service !== 'audit') return;
     const keys = { signingKey: next.audit.signingKey, keyVersion: next.audit.keyVersion, previousSigningKey: next.audit.previousSigningKey, previousKeyVersion: next.audit.previousKeyVersion };
     slot.cfg = { ...slot.cfg, ...keys };
-    slot.worker?.postMessage({ type: 'audit-keys', keys });
+    if (slot.worker) postToWorker(slot.worker, { type: 'audit-keys', keys });
   }
 
   private broadcast(): void {
     const gw = this.slots.get('gateway')?.worker;
-    if (gw) gw.postMessage({ type: 'status', services: this.status() });
+    if (gw) postToWorker(gw, { type: 'status', services: this.status() });
   }
 
   private async stopOne(slot: Slot): Promise<void> {
@@ -202,7 +203,7 @@ export class Supervisor {
         void worker.terminate();
       }, this.stack.supervisor.shutdownTimeoutMs);
       worker.once('exit', () => { clearTimeout(timer); resolve(); });
-      worker.postMessage({ type: 'shutdown' });
+      postToWorker(worker, { type: 'shutdown' });
     });
     slot.status = { ...slot.status, state: 'stopped', started_at: null };
   }

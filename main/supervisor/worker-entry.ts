@@ -1,15 +1,12 @@
 /**
- * Worker-thread entry: runs one service's `start(cfg, runtime)` and talks to the supervisor.
- *
- * Messages to the parent: `{type: 'ready', port}`, `{type: 'failed', message}`, `{type: 'closed'}`.
- * Messages from the parent: `{type: 'shutdown'}`, `{type: 'status', services}` (gateway only),
- * `{type: 'audit-keys', keys}` (audit only: rotated signing keys, in force from the next insert).
+ * Worker-thread entry: runs one service's `start(cfg, runtime)` and talks to the supervisor with the
+ * messages of `./messages.ts` (`ready`, `failed`, `closed` up; `shutdown`, `status` for the gateway,
+ * `audit-keys` for audit down).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnyServiceConfig } from '../../services/shared/config.js';
 import type { AuditKeyMaterial, RunningService, ServiceRuntime, ServiceStatus } from '../../services/shared/runtime.js';
-
-interface WorkerInput { service: string; cfg: AnyServiceConfig }
+import { postToSupervisor, type SupervisorToWorker, type WorkerInput } from './messages.js';
 
 const { service, cfg } = workerData as WorkerInput;
 const port = parentPort!;
@@ -36,20 +33,20 @@ async function main(): Promise<void> {
     const mod = await import(`../../services/${service}/src/index.js`) as { start: (c: AnyServiceConfig, r: ServiceRuntime) => Promise<RunningService> };
     running = await mod.start(cfg, runtime);
   } catch (err) {
-    port.postMessage({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+    postToSupervisor(port, { type: 'failed', message: err instanceof Error ? err.message : String(err) });
     process.exit(1);
   }
-  port.on('message', (msg: { type: string; services?: ServiceStatus[]; keys?: AuditKeyMaterial }) => {
+  port.on('message', (msg: SupervisorToWorker) => {
     if (msg.type === 'status' && msg.services) snapshot = msg.services;
     if (msg.type === 'audit-keys' && msg.keys && auditKeys) auditKeys = msg.keys;
     if (msg.type === 'shutdown') {
       running.close().then(
-        () => { port.postMessage({ type: 'closed' }); process.exit(0); },
-        (err: unknown) => { port.postMessage({ type: 'failed', message: String(err) }); process.exit(1); },
+        () => { postToSupervisor(port, { type: 'closed' }); process.exit(0); },
+        (err: unknown) => { postToSupervisor(port, { type: 'failed', message: String(err) }); process.exit(1); },
       );
     }
   });
-  port.postMessage({ type: 'ready', port: running.port });
+  postToSupervisor(port, { type: 'ready', port: running.port });
   // Drop start-up garbage (module parsing, schema compilation) so the idle heap stays small.
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) setTimeout(() => gc(), 1000).unref();

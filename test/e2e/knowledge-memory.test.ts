@@ -16,9 +16,9 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { login, type TestStack } from '../helpers/stack.js';
-import { makeDocx, makePdf } from '../fixtures/embedder/documents.js';
-import { writeTestModel } from '../fixtures/embedder/make-test-model.js';
-import { removeDir, TOKENIZER } from '../fixtures/embedder/service-helpers.js';
+import { makeDocx, makePdf } from '../helpers/embedder/documents.js';
+import { writeTestModel } from '../helpers/embedder/make-test-model.js';
+import { removeDir, TOKENIZER } from '../helpers/embedder/service-helpers.js';
 import { join } from 'node:path';
 import { ADMIN, RESULTS, haveChromium, launch, newPage, shot, signIn, startE2E } from './support.js';
 

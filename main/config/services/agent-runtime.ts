@@ -1,6 +1,6 @@
 /**
  * Environment settings of the agent-runtime service, merged into its config slice by main/config.
- * Each key added here is declared on `AgentRuntimeSettings` in services/agent-runtime/src/contracts.ts.
+ * It returns `AgentRuntimeSettings` (services/agent-runtime/src/contracts.ts); the defaults live here only.
  *
  * | Variable | Default | Meaning |
  * |---|---|---|
@@ -17,22 +17,23 @@
  * | AGENT_RUNTIME_CONTEXT_PREFETCH | true | memory prefetch and knowledge retrieval before the model |
  * | AGENT_RUNTIME_SIDECAR_TIMEOUT_MS | 3000 | timeout of guardrail, memory and knowledge calls |
  */
-import { ConfigError, bool, int, str } from '../index.js';
+import type { AgentRuntimeSettings, GuardrailFailMode, ToolPolicyRule } from '../../../services/agent-runtime/src/contracts.js';
+import { ConfigError, bool, int, str } from '../env.js';
 import type { ExtrasContext, Env } from './types.js';
 
-const POLICIES = new Set(['auto', 'ask', 'deny']);
+const POLICIES: ReadonlySet<string> = new Set<ToolPolicyRule['policy']>(['auto', 'ask', 'deny']);
 
 /** Parse AGENT_RUNTIME_TOOL_POLICY. @throws ConfigError naming the variable. */
-function toolPolicy(raw: string | undefined): Array<{ tool: string; policy: string; tenant_id?: string; agent_id?: string }> {
+function toolPolicy(raw: string | undefined): ToolPolicyRule[] {
   if (!raw) return [];
   let parsed: unknown;
   try { parsed = JSON.parse(raw); } catch { throw new ConfigError('AGENT_RUNTIME_TOOL_POLICY must be JSON: {"tool":"ask"} or [{"tool","policy","tenant_id?","agent_id?"}]'); }
-  const rules: Array<{ tool: string; policy: string; tenant_id?: string; agent_id?: string }> = [];
+  const rules: ToolPolicyRule[] = [];
   const push = (r: Record<string, unknown>): void => {
     if (typeof r.tool !== 'string' || !r.tool || typeof r.policy !== 'string' || !POLICIES.has(r.policy)) {
       throw new ConfigError('AGENT_RUNTIME_TOOL_POLICY rules need "tool" and "policy" (auto, ask or deny)');
     }
-    const rule: { tool: string; policy: string; tenant_id?: string; agent_id?: string } = { tool: r.tool, policy: r.policy };
+    const rule: ToolPolicyRule = { tool: r.tool, policy: r.policy as ToolPolicyRule['policy'] };
     if (typeof r.tenant_id === 'string') rule.tenant_id = r.tenant_id;
     if (typeof r.agent_id === 'string') rule.agent_id = r.agent_id;
     rules.push(rule);
@@ -47,8 +48,8 @@ function toolPolicy(raw: string | undefined): Array<{ tool: string; policy: stri
  * Read the agent-runtime settings from `env`.
  * @throws ConfigError naming the variable to fix.
  */
-export function agentRuntimeSettings(env: Env, _ctx: ExtrasContext): Record<string, unknown> {
-  const failMode = (str(env, 'AGENT_RUNTIME_GUARDRAIL_FAIL_MODE') || 'open').toLowerCase();
+export function agentRuntimeSettings(env: Env, _ctx: ExtrasContext): AgentRuntimeSettings {
+  const failMode = (str(env, 'AGENT_RUNTIME_GUARDRAIL_FAIL_MODE') || 'open').toLowerCase() as GuardrailFailMode;
   if (failMode !== 'open' && failMode !== 'closed') throw new ConfigError(`AGENT_RUNTIME_GUARDRAIL_FAIL_MODE must be open or closed, got "${failMode}"`);
   const agent = str(env, 'AGENT_RUNTIME_DEFAULT_AGENT_ID') || 'default';
   if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(agent)) throw new ConfigError('AGENT_RUNTIME_DEFAULT_AGENT_ID may hold letters, digits and _.:- (1-128)');

@@ -1,13 +1,14 @@
 /**
  * Environment settings of the dirauth service, merged into its config slice by main/config.
- * Each key added here must be declared on the service's config type in its `contracts.ts`.
+ * The service has no settings (nor a `contracts.ts`) yet: when it gets one, its settings type moves
+ * there and this reader returns it.
  */
-import type { ExtrasContext, Env } from './types.js';
+import type { ExtrasContext, Env, NoSettings } from './types.js';
 
 /**
  * Read the dirauth settings from `env`.
- * @throws ConfigError (from ../index.js helpers) naming the variable to set.
+ * @throws ConfigError naming the variable to set.
  */
-export function dirauthSettings(_env: Env, _ctx: ExtrasContext): Record<string, unknown> {
+export function dirauthSettings(_env: Env, _ctx: ExtrasContext): NoSettings {
   return {};
 }

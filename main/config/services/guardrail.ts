@@ -1,16 +1,16 @@
 /**
  * Environment settings of the guardrail service, merged into its config slice by main/config.
- * Each key added here must be declared on the service's config type in its `contracts.ts`
- * (`GuardrailSettings`).
+ * It returns `GuardrailSettings` (services/guardrail/src/contracts.ts); the defaults live here only.
  */
-import { int } from '../index.js';
+import type { GuardrailSettings } from '../../../services/guardrail/src/contracts.js';
+import { int } from '../env.js';
 import type { ExtrasContext, Env } from './types.js';
 
 /**
  * Read the guardrail settings from `env`.
- * @throws ConfigError (from ../index.js helpers) naming the variable to set.
+ * @throws ConfigError naming the variable to set.
  */
-export function guardrailSettings(env: Env, _ctx: ExtrasContext): Record<string, unknown> {
+export function guardrailSettings(env: Env, _ctx: ExtrasContext): GuardrailSettings {
   return {
     classifierTimeoutMs: int(env, 'SVC_GUARDRAIL_CLASSIFIER_TIMEOUT_MS', 3000, 100, 60_000),
     classifierRetrySeconds: int(env, 'SVC_GUARDRAIL_CLASSIFIER_RETRY_SECONDS', 30, 1, 3600),

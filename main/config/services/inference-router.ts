@@ -1,6 +1,6 @@
 /**
  * Environment settings of the inference-router service, merged into its config slice by main/config.
- * Each key added here is declared on `RouterConfig` in services/inference-router/src/contracts.ts.
+ * It returns `InferenceRouterSettings` (services/inference-router/src/contracts.ts); the defaults live here only.
  *
  * - `SVC_MODELS_DIR`: models folder (GGUF files under `llm/`); else `<repo>/assets/models` when it
  *   exists; else `<data dir>/models` (DESIGN.md "Environment facts")
@@ -12,20 +12,22 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, bool, int, str } from '../index.js';
+import type { InferenceRouterSettings } from '../../../services/inference-router/src/contracts.js';
+import { ConfigError, bool, int, str } from '../env.js';
 import type { ExtrasContext, Env } from './types.js';
 
-/**
- * Read the inference-router settings from `env`.
- * @throws ConfigError naming the variable to set.
- */
-function secretStoreChoice(raw: string | undefined): 'auto' | 'keychain' | 'file' {
+/** Parse SVC_SECRET_STORE (default `auto`). @throws ConfigError naming the variable. */
+function secretStoreChoice(raw: string | undefined): InferenceRouterSettings['secretStore'] {
   const v = (raw || 'auto').toLowerCase();
   if (v === 'auto' || v === 'keychain' || v === 'file') return v;
   throw new ConfigError(`SVC_SECRET_STORE must be auto, keychain or file, got "${raw}"`);
 }
 
-export function inferenceRouterSettings(env: Env, ctx: ExtrasContext): Record<string, unknown> {
+/**
+ * Read the inference-router settings from `env`.
+ * @throws ConfigError naming the variable to set.
+ */
+export function inferenceRouterSettings(env: Env, ctx: ExtrasContext): InferenceRouterSettings {
   const explicit = str(env, 'SVC_MODELS_DIR');
   const packaged = join(ctx.repoRoot, 'assets', 'models');
   const modelsDir = explicit ? resolve(explicit) : existsSync(packaged) ? packaged : join(ctx.dataDir, 'models');

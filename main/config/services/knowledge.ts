@@ -1,6 +1,6 @@
 /**
  * Environment settings of the knowledge service, merged into its config slice by main/config.
- * Each key added here is declared on `KnowledgeSettings` in services/knowledge/src/contracts.ts.
+ * It returns `KnowledgeSettings` (services/knowledge/src/contracts.ts); the defaults live here only.
  *
  * | Variable | Default | Meaning |
  * |---|---|---|
@@ -16,21 +16,18 @@
  *
  * Model lookup order (DESIGN.md): SVC_MODELS_DIR, then `<repo>/assets/models`, then `<dataDir>/models`.
  */
-import { ConfigError, bool, int, str } from '../index.js';
-import type { ExtrasContext, Env } from './types.js';
 import { join } from 'node:path';
+import type { KnowledgeSettings } from '../../../services/knowledge/src/contracts.js';
+import { ConfigError, bool, fraction, int, str } from '../env.js';
+import type { ExtrasContext, Env } from './types.js';
 
-/** Parse a number in [min, max]. @throws ConfigError naming the variable. */
-export function fraction(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = str(env, name);
-  if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name} must be a number between ${min} and ${max}, got "${raw}"`);
-  return n;
-}
+export { fraction } from '../env.js';
+
+/** The embedding settings knowledge and memory share (one model, same folders). */
+export type EmbeddingSettings = Pick<KnowledgeSettings, 'embeddingDims' | 'modelDirs' | 'embeddingModel'>;
 
 /** Embedding settings shared by knowledge and memory (same model, same folders). */
-export function embeddingSettings(env: Env, ctx: ExtrasContext): { embeddingDims: number; modelDirs: string[]; embeddingModel: string } {
+export function embeddingSettings(env: Env, ctx: ExtrasContext): EmbeddingSettings {
   const dirs: string[] = [];
   const explicit = str(env, 'SVC_MODELS_DIR');
   if (explicit) dirs.push(explicit);
@@ -42,9 +39,9 @@ export function embeddingSettings(env: Env, ctx: ExtrasContext): { embeddingDims
 
 /**
  * Read the knowledge settings from `env`.
- * @throws ConfigError (from ../index.js helpers) naming the variable to set.
+ * @throws ConfigError naming the variable to set.
  */
-export function knowledgeSettings(env: Env, ctx: ExtrasContext): Record<string, unknown> {
+export function knowledgeSettings(env: Env, ctx: ExtrasContext): KnowledgeSettings {
   const chunkChars = int(env, 'KNOWLEDGE_CHUNK_CHARS', 2000, 200, 20_000);
   const overlap = int(env, 'KNOWLEDGE_CHUNK_OVERLAP_CHARS', 200, 0, 5_000);
   if (overlap >= chunkChars / 2) throw new ConfigError('KNOWLEDGE_CHUNK_OVERLAP_CHARS must be less than half of KNOWLEDGE_CHUNK_CHARS');

@@ -1,6 +1,6 @@
 /**
  * Environment settings of the memory service, merged into its config slice by main/config.
- * Each key added here is declared on `MemorySettings` in services/memory/src/contracts.ts.
+ * It returns `MemorySettings` (services/memory/src/contracts.ts); the defaults live here only.
  *
  * | Variable | Default | Meaning |
  * |---|---|---|
@@ -10,15 +10,16 @@
  * | MEMORY_PREFETCH_TOKEN_BUDGET | 512 | default token budget of POST /v1/memory/prefetch |
  * | MEMORY_DUPLICATE_SIMILARITY | 0.92 | cosine at or above which two memories of a scope are near-duplicates |
  */
-import { int } from '../index.js';
-import { embeddingSettings, fraction } from './knowledge.js';
+import type { MemorySettings } from '../../../services/memory/src/contracts.js';
+import { fraction, int } from '../env.js';
+import { embeddingSettings } from './knowledge.js';
 import type { ExtrasContext, Env } from './types.js';
 
 /**
  * Read the memory settings from `env`.
- * @throws ConfigError (from ../index.js helpers) naming the variable to set.
+ * @throws ConfigError naming the variable to set.
  */
-export function memorySettings(env: Env, ctx: ExtrasContext): Record<string, unknown> {
+export function memorySettings(env: Env, ctx: ExtrasContext): MemorySettings {
   return {
     ...embeddingSettings(env, ctx),
     consolidationIntervalHours: fraction(env, 'CONSOLIDATION_INTERVAL_HOURS', 24, 0, 24 * 365),

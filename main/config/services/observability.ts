@@ -1,21 +1,21 @@
 /**
  * Environment settings of the observability service, merged into its config slice by main/config.
- * Each key added here is declared on `ObservabilityConfig` in services/observability/src/contracts.ts.
+ * It returns `ObservabilitySettings` (services/observability/src/contracts.ts); the defaults live here only.
  *
  * - `OBS_LOCAL_PRICE_JSON`: `{"model": {"in": 0.15, "out": 0.6}}`, USD per 1,000,000 tokens (DESIGN.md)
  * - `PRICING_MODELS_URL`: external price list for `POST /v1/prices/refresh` (unset: refresh answers 409)
  * - `OBS_PRICING_TIMEOUT_MS` (default 10000), `OBS_TRACE_RETENTION_DAYS` (default 7)
  */
-import { ConfigError, int, str } from '../index.js';
-import { validateLocalPrices } from '../../../services/observability/src/domain/prices.js';
+import { validateLocalPrices, type ObservabilitySettings } from '../../../services/observability/src/contracts.js';
+import { ConfigError, int, str } from '../env.js';
 import type { ExtrasContext, Env } from './types.js';
 
 /**
  * Read the observability settings from `env`.
  * @throws ConfigError naming the variable to set.
  */
-export function observabilitySettings(env: Env, _ctx: ExtrasContext): Record<string, unknown> {
-  let localPrices: Record<string, { in: number; out: number }> = {};
+export function observabilitySettings(env: Env, _ctx: ExtrasContext): ObservabilitySettings {
+  let localPrices: ObservabilitySettings['localPrices'] = {};
   const raw = str(env, 'OBS_LOCAL_PRICE_JSON');
   if (raw) {
     let parsed: unknown;

@@ -1,7 +1,7 @@
 /** Shared types of the per-service settings readers (main/config/services/*.ts). */
+import type { Env } from '../env.js';
 
-/** The environment, as main/config sees it. */
-export type Env = Record<string, string | undefined>;
+export type { Env };
 
 /** What a settings reader may know beyond the environment. */
 export interface ExtrasContext {
@@ -11,3 +11,15 @@ export interface ExtrasContext {
   repoRoot: string;
   production: boolean;
 }
+
+/**
+ * A settings reader: validates the service's variables in `env` and returns its settings, every
+ * default filled in (the defaults live only in the readers). @throws ConfigError naming the variable.
+ */
+export type SettingsReader<S> = (env: Env, ctx: ExtrasContext) => S;
+
+/**
+ * Settings of a service that has none yet (sandbox, dirauth: their routes, and their `contracts.ts`,
+ * land with the issues that own them).
+ */
+export type NoSettings = Record<string, never>;

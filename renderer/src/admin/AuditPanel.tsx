@@ -2,9 +2,10 @@
 import { useState } from 'react';
 import { useQuery } from '../api/cache';
 import { api, ApiError } from '../api/http';
-import type { ChainReport, ProfileView } from '../api/types';
+import type { ChainCheck, ChainReport, ProfileView } from '../api/types';
+import { useAction } from '../app/use-action';
 
-const CHECKS: Record<string, string> = {
+const CHECKS: Record<ChainCheck, string> = {
   chain_continuity: 'Chain continuity (previous hash)', hmac: 'Row signatures (HMAC)', seq_run: 'Sequence runs 1..N',
   chain_head: 'Chain-head rows agree', counts: 'Counts and max(seq) agree',
 };
@@ -12,22 +13,21 @@ const CHECKS: Record<string, string> = {
 export function AuditPanel() {
   const me = useQuery<ProfileView>('/v1/user/me');
   const [report, setReport] = useState<ChainReport | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const action = useAction((e) => (e instanceof ApiError ? e.message : String(e)));
   const [at, setAt] = useState<Date | null>(null);
   const run = async (): Promise<void> => {
-    if (!me.data) return;
-    setBusy(true); setError(null);
-    try {
-      setReport(await api<ChainReport>(`/v1/admin/audit/verify?tenant_id=${encodeURIComponent(me.data.tenant_id)}`));
+    const tenant = me.data?.tenant_id;
+    if (tenant === undefined) return;
+    await action.run(async () => {
+      setReport(await api<ChainReport>(`/v1/admin/audit/verify?tenant_id=${encodeURIComponent(tenant)}`));
       setAt(new Date());
-    } catch (e) { setError(e instanceof ApiError ? e.message : String(e)); } finally { setBusy(false); }
+    });
   };
   return (
     <div className="panel">
       <p className="muted">Walks the tenant's whole audit chain and checks continuity, signatures, sequence, chain heads and counts.</p>
-      <button type="button" className="primary" onClick={() => { void run(); }} disabled={busy || !me.data}>{busy ? 'Verifying…' : 'Verify audit chain'}</button>
-      {error && <p className="error" role="alert">{error}</p>}
+      <button type="button" className="primary" onClick={() => { void run(); }} disabled={action.busy || !me.data}>{action.busy ? 'Verifying…' : 'Verify audit chain'}</button>
+      {action.error && <p className="error" role="alert">{action.error}</p>}
       {report && (
         <div className={`card checks ${report.ok ? 'ok' : 'bad'}`} aria-label="Chain verification report">
           <strong>{report.ok ? `The chain holds: ${report.checked} rows checked.` : `${report.failures.length} failure${report.failures.length === 1 ? '' : 's'} in ${report.checked} rows.`}</strong>

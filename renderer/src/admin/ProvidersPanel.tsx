@@ -6,31 +6,30 @@
 import { useState, type FormEvent } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api, ApiError } from '../api/http';
-import { MODEL_ROLES, type ProviderView, type RoleView } from '../api/types';
+import { MODEL_ROLES, type AdapterKind, type Page, type ProviderList, type ProviderView, type RoleView } from '../api/types';
+import { useAction } from '../app/use-action';
 
-type List<T> = T[] | { items: T[] };
-const items = <T,>(l: List<T> | undefined): T[] => (Array.isArray(l) ? l : l?.items ?? []);
 const modelIds = (p: Pick<ProviderView, 'models'>): string[] => p.models ?? [];
+
+/** The probe's refusal with its code (e.g. `provider_redirect`). */
+const probeError = (err: unknown): string => (err instanceof ApiError ? `${err.message}${err.code ? ` (${err.code})` : ''}` : String(err));
 
 function AddProvider() {
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
-  const [adapter, setAdapter] = useState<'chat_completions' | 'responses'>('chat_completions');
+  const [adapter, setAdapter] = useState<AdapterKind>('chat_completions');
   const [apiKey, setApiKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: true; p: ProviderView } | { ok: false; msg: string } | null>(null);
+  const probe = useAction(probeError);
+  const [added, setAdded] = useState<ProviderView | null>(null);
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    setBusy(true);
-    setResult(null);
-    try {
+    setAdded(null);
+    await probe.run(async () => {
       const p = await api<ProviderView>('/v1/admin/inference/providers', { method: 'POST', json: { name: name.trim(), base_url: baseUrl.trim(), adapter, ...(apiKey ? { api_key: apiKey } : {}) } });
-      setResult({ ok: true, p });
+      setAdded(p);
       setName(''); setBaseUrl(''); setApiKey('');
       invalidate('/v1/admin/inference');
-    } catch (err) {
-      setResult({ ok: false, msg: err instanceof ApiError ? `${err.message}${err.code ? ` (${err.code})` : ''}` : String(err) });
-    } finally { setBusy(false); }
+    });
   };
   return (
     <form className="card form-grid" onSubmit={(e) => { void submit(e); }} aria-label="Add a provider">
@@ -47,10 +46,9 @@ function AddProvider() {
       <label htmlFor="pv-key">API key (optional)</label>
       <input id="pv-key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
       <div />
-      <button type="submit" className="primary" disabled={busy || !name.trim() || !baseUrl.trim()}>{busy ? 'Probing…' : 'Add provider'}</button>
-      {result && (result.ok
-        ? <p className="ok probe" role="status">Probe succeeded: {result.p.name} offers {modelIds(result.p).length} model{modelIds(result.p).length === 1 ? '' : 's'} ({modelIds(result.p).slice(0, 8).join(', ') || 'none listed'}).</p>
-        : <p className="error probe" role="alert">Probe failed: {result.msg}</p>)}
+      <button type="submit" className="primary" disabled={probe.busy || !name.trim() || !baseUrl.trim()}>{probe.busy ? 'Probing…' : 'Add provider'}</button>
+      {added && <p className="ok probe" role="status">Probe succeeded: {added.name} offers {modelIds(added).length} model{modelIds(added).length === 1 ? '' : 's'} ({modelIds(added).slice(0, 8).join(', ') || 'none listed'}).</p>}
+      {probe.error !== null && <p className="error probe" role="alert">Probe failed: {probe.error}</p>}
     </form>
   );
 }
@@ -90,10 +88,10 @@ function RoleRow({ role, current, providers }: { role: string; current: RoleView
 }
 
 export function ProvidersPanel() {
-  const providers = useQuery<List<ProviderView>>('/v1/admin/inference/providers');
-  const roles = useQuery<List<RoleView>>('/v1/admin/inference/roles');
-  const pv = items(providers.data);
-  const rl = items(roles.data);
+  const providers = useQuery<ProviderList>('/v1/admin/inference/providers');
+  const roles = useQuery<Page<RoleView>>('/v1/admin/inference/roles');
+  const pv = providers.data?.items ?? [];
+  const rl = roles.data?.items ?? [];
   return (
     <div className="panel">
       <AddProvider />

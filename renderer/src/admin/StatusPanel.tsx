@@ -12,12 +12,13 @@ function uptime(s: number | null): string {
 
 export function StatusPanel() {
   const st = useQuery<StatusView>('/v1/admin/status');
+  const { refetch } = st;
   useEffect(() => {
-    const t = setInterval(() => { void st.refetch(); }, 5000);
+    const t = setInterval(() => { void refetch(); }, 5000);
     return () => clearInterval(t);
-  }, [st.refetch]);
+  }, [refetch]);
   const services = st.data?.services ?? [];
-  const up = services.filter((s) => s.state === 'ready' || s.state === 'running').length;
+  const up = services.filter((s) => s.state === 'ready').length;
   return (
     <div className="panel">
       {st.error && <p className="error">{st.error.message}</p>}

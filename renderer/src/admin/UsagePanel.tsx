@@ -2,13 +2,13 @@
 import { useState, type FormEvent } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api, ApiError } from '../api/http';
-import type { BudgetStatus, GenerationStats, UsageReport } from '../api/types';
+import type { BudgetPeriod, BudgetStatus, GenerationStats, Page, UsageReport } from '../api/types';
 import { UsageChart } from './UsageChart';
 
 const usd = (n: number): string => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
 function BudgetForm({ tenant, current }: { tenant: string; current: BudgetStatus | undefined }) {
-  const [period, setPeriod] = useState<'day' | 'month'>(current?.period ?? 'month');
+  const [period, setPeriod] = useState<BudgetPeriod>(current?.period ?? 'month');
   const [soft, setSoft] = useState(current?.soft_limit_usd?.toString() ?? '');
   const [hard, setHard] = useState(current?.hard_limit_usd?.toString() ?? '');
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
@@ -25,7 +25,7 @@ function BudgetForm({ tenant, current }: { tenant: string; current: BudgetStatus
     <form className="card form-grid" onSubmit={(e) => { void submit(e); }} aria-label={`Budget of ${tenant}`}>
       <h3>Budget · {tenant}</h3>
       <label htmlFor="b-period">Period</label>
-      <select id="b-period" value={period} onChange={(e) => setPeriod(e.target.value as 'day' | 'month')}><option value="day">Day</option><option value="month">Month</option></select>
+      <select id="b-period" value={period} onChange={(e) => setPeriod(e.target.value as BudgetPeriod)}><option value="day">Day</option><option value="month">Month</option></select>
       <label htmlFor="b-soft">Warn at (USD)</label><input id="b-soft" inputMode="decimal" value={soft} onChange={(e) => setSoft(e.target.value)} placeholder="none" />
       <label htmlFor="b-hard">Refuse at (USD)</label><input id="b-hard" inputMode="decimal" value={hard} onChange={(e) => setHard(e.target.value)} placeholder="none" />
       <div /><button type="submit" className="primary">Save budget</button>
@@ -40,7 +40,7 @@ export function UsagePanel() {
   const since = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - 30)).toISOString();
   const stats = useQuery<GenerationStats>(`/v1/generations/stats?since=${encodeURIComponent(since)}`);
   const usage = useQuery<UsageReport>('/v1/admin/observability/usage');
-  const budgets = useQuery<{ items: BudgetStatus[] }>('/v1/admin/observability/budgets');
+  const budgets = useQuery<Page<BudgetStatus>>('/v1/admin/observability/budgets');
   const t = usage.data?.totals ?? stats.data?.totals;
   const tenant = usage.data?.tenant_id ?? budgets.data?.items[0]?.tenant_id;
   return (

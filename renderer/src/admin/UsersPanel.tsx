@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api, ApiError } from '../api/http';
 import type { UserPage, UserView } from '../api/types';
+import { useAction } from '../app/use-action';
 
 function CreateUser() {
   const [email, setEmail] = useState('');
@@ -34,10 +35,9 @@ function CreateUser() {
 
 export function UsersPanel() {
   const users = useQuery<UserPage>('/v1/admin/users?limit=500');
-  const [err, setErr] = useState<string | null>(null);
+  const { error: err, run } = useAction();
   const patch = async (u: UserView, body: Record<string, unknown>): Promise<void> => {
-    setErr(null);
-    try { await api(`/v1/admin/users/${encodeURIComponent(u.id)}`, { method: 'PATCH', json: body }); invalidate('/v1/admin/users'); } catch (e) { setErr(e instanceof Error ? e.message : String(e)); }
+    await run(async () => { await api(`/v1/admin/users/${encodeURIComponent(u.id)}`, { method: 'PATCH', json: body }); invalidate('/v1/admin/users'); });
   };
   return (
     <div className="panel">

@@ -11,26 +11,13 @@ import { SignIn } from '../auth/SignIn';
 import { Shell } from './Shell';
 import { ChatPage } from '../chat/ChatPage';
 import { ApprovalsPage } from '../approvals/ApprovalsPage';
+import { route } from './route';
 
 const ReceiptsPage = lazy(() => import('../receipts/ReceiptsPage'));
 const ReceiptDrawer = lazy(() => import('../receipts/ReceiptDrawer'));
 const AdminPage = lazy(() => import('../admin/AdminPage'));
 const KnowledgePage = lazy(() => import('../knowledge/KnowledgePage'));
 const MemoryPage = lazy(() => import('../memory/MemoryPage'));
-
-/** Route match: `/chat/:id` etc. */
-function route(path: string): { page: 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory'; param: string | null } {
-  const [, first = '', second] = path.split('/');
-  const param = second ? decodeURIComponent(second) : null;
-  switch (first) {
-    case 'receipts': return { page: 'receipts', param };
-    case 'approvals': return { page: 'approvals', param };
-    case 'admin': return { page: 'admin', param };
-    case 'knowledge': return { page: 'knowledge', param };
-    case 'memory': return { page: 'memory', param };
-    default: return { page: 'chat', param: first === 'chat' ? param : null };
-  }
-}
 
 export function App() {
   const status = useApp((s) => s.authStatus);

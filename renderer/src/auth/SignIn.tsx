@@ -3,28 +3,21 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { authConfig, login, signInMessage } from '../api/auth';
 import { useApp } from '../store';
 import type { AuthConfigView } from '../api/types';
+import { useAction } from '../app/use-action';
 
 export function SignIn() {
   const reason = useApp((s) => s.signOutReason);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run, fail } = useAction(signInMessage);
   const [cfg, setCfg] = useState<AuthConfigView | null | undefined>(undefined);
 
   useEffect(() => { void authConfig().then(setCfg); }, []);
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    if (!username.trim() || !password) { setError('Enter a username and a password.'); return; }
-    setBusy(true);
-    setError(null);
-    try {
-      await login(username.trim(), password);
-    } catch (err) {
-      setError(signInMessage(err));
-      setBusy(false);
-    }
+    if (!username.trim() || !password) { fail('Enter a username and a password.'); return; }
+    await run(() => login(username.trim(), password));
   };
 
   const disabled = cfg?.passwordLoginEnabled === false;

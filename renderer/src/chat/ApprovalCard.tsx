@@ -1,22 +1,19 @@
 /** An inline approval card: the tool, its arguments, Approve / Reject. */
 import { useState } from 'react';
 import type { ApprovalView } from '../api/types';
+import { useAction } from '../app/use-action';
 import { decideApproval } from './actions';
 
 export function ApprovalCard({ approval }: { approval: ApprovalView }) {
-  const [state, setState] = useState<'idle' | 'busy' | 'approved' | 'rejected'>(approval.status === 'approved' || approval.status === 'rejected' ? approval.status : 'idle');
-  const [error, setError] = useState<string | null>(null);
+  const [decided, setDecided] = useState<'approved' | 'rejected' | null>(approval.status === 'approved' || approval.status === 'rejected' ? approval.status : null);
+  const { busy, error, run } = useAction();
   const decide = async (d: 'approve' | 'reject'): Promise<void> => {
-    setState('busy');
-    setError(null);
-    try {
+    await run(async () => {
       await decideApproval(approval.id, d);
-      setState(d === 'approve' ? 'approved' : 'rejected');
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setState('idle');
-    }
+      setDecided(d === 'approve' ? 'approved' : 'rejected');
+    });
   };
+  const state = decided ?? (busy ? 'busy' : 'idle');
   return (
     <div className="card approval" role="group" aria-label={`Approval for ${approval.tool}`}>
       <div className="approval-head"><strong>{approval.tool}</strong> wants to run</div>

@@ -8,13 +8,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useApp, NEW_CONV } from '../store';
 import { useQuery } from '../api/cache';
 import { ApiError } from '../api/http';
-import type { MessageView, SessionView } from '../api/types';
+import type { MessageView, SessionDetail } from '../api/types';
 import { fromStored, type ChatItem } from './model';
 import { MessageRow } from './MessageRow';
 import { Composer } from './Composer';
 import type { LiveTurn } from './turn-reducer';
-
-type SessionDetail = (SessionView & { messages?: MessageView[] }) | { session: SessionView; messages: MessageView[] };
 
 const NO_TURNS: LiveTurn[] = [];
 
@@ -29,8 +27,8 @@ export function Conversation({ sessionId }: { sessionId: string | null }) {
   const key = sessionId ?? NEW_CONV;
   const detail = useQuery<SessionDetail>(sessionId ? `/v1/sessions/${encodeURIComponent(sessionId)}` : null);
   const live = useApp((s) => s.live[key] ?? NO_TURNS);
-  const stored = useMemo(() => (detail.data && 'messages' in detail.data ? detail.data.messages ?? [] : []), [detail.data]);
-  const title = detail.data ? ('session' in detail.data ? detail.data.session.title : detail.data.title) : null;
+  const stored = useMemo(() => detail.data?.messages ?? [], [detail.data]);
+  const title = detail.data?.title ?? null;
   const items = useMemo(() => mergeItems(stored, live), [stored, live]);
   const streaming = live.some((t) => t.status === 'streaming');
 

@@ -8,6 +8,7 @@ import { branchAt, copyText, regenerate } from './actions';
 import { ApprovalCard } from './ApprovalCard';
 import { ReceiptBadge } from '../receipts/ReceiptBadge';
 import type { ConvKey } from '../store';
+import { useAction } from '../app/use-action';
 
 function pretty(s: string): string {
   try { return JSON.stringify(JSON.parse(s), null, 2); } catch { return s; }
@@ -54,14 +55,15 @@ function MessageRowImpl({ item, sessionId, convKey, isLastAnswer, lastUserText, 
 }) {
   const html = useMemo(() => (item.role === 'assistant' ? renderMarkdown(item.content) : ''), [item.role, item.content]);
   const [copied, setCopied] = useState(false);
-  const [err, setErr] = useState<string | null>(null);
+  const { error: err, run } = useAction();
   const copy = async (): Promise<void> => {
     setCopied(await copyText(item.content));
     setTimeout(() => setCopied(false), 1500);
   };
   const branch = async (): Promise<void> => {
-    if (!sessionId || !item.serverId) return;
-    try { await branchAt(sessionId, item.serverId); } catch (e) { setErr(e instanceof Error ? e.message : String(e)); }
+    const serverId = item.serverId;
+    if (!sessionId || !serverId) return;
+    await run(() => branchAt(sessionId, serverId));
   };
   // While a parked tool call waits for a decision the dots would suggest text is coming: hide them.
   const waiting = item.approvals.some((a) => a.status === 'pending');

@@ -8,7 +8,7 @@ import { ApiError } from '../api/http';
 import { useApp, NEW_CONV, type ConvKey } from '../store';
 import { streamChat } from './agui';
 import { failTurn, reduceTurn, startTurn, stopTurn, withTurnId } from './turn-reducer';
-import type { SessionView } from '../api/types';
+import type { SessionDetail } from '../api/types';
 
 const controllers = new Map<string, AbortController>();
 let seq = 0;
@@ -88,8 +88,7 @@ export async function regenerate(key: ConvKey, lastUserText: string): Promise<vo
  * session holding the history up to that message; the UI opens it.
  */
 export async function branchAt(sessionId: string, messageId: string): Promise<void> {
-  const s = await api<SessionView | { session: SessionView }>(`/v1/sessions/${encodeURIComponent(sessionId)}/branch`, { method: 'POST', json: { message_id: messageId } });
-  const id = 'session' in s ? s.session.id : s.id;
+  const { id } = await api<SessionDetail>(`/v1/sessions/${encodeURIComponent(sessionId)}/branch`, { method: 'POST', json: { message_id: messageId } });
   invalidate('/v1/sessions');
   useApp.getState().navigated(`/chat/${encodeURIComponent(id)}`);
 }

@@ -5,14 +5,15 @@
 import { useState, type FormEvent } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api } from '../api/http';
-import type { Audience, Page, UserPage } from '../api/types';
+import type { Audience, AudienceMembers, Page, UserPage } from '../api/types';
+import { useAction } from '../app/use-action';
 
 function Members({ tag, onDone }: { tag: string; onDone: () => void }) {
   const users = useQuery<UserPage>('/v1/admin/users?limit=500');
-  const current = useQuery<{ tag: string; user_ids: string[] }>(`/v1/knowledge/admin/audiences/${encodeURIComponent(tag)}/members`);
+  const current = useQuery<AudienceMembers>(`/v1/knowledge/admin/audiences/${encodeURIComponent(tag)}/members`);
   // Edits start from the server's list and stay local until saved.
   const [picked, setPicked] = useState<Set<string> | null>(null);
-  const [err, setErr] = useState<string | null>(null);
+  const { error: err, run } = useAction();
   const chosen = picked ?? new Set(current.data?.user_ids ?? []);
   const toggle = (id: string): void => {
     const next = new Set(chosen);
@@ -20,11 +21,11 @@ function Members({ tag, onDone }: { tag: string; onDone: () => void }) {
     setPicked(next);
   };
   const save = async (): Promise<void> => {
-    try {
+    await run(async () => {
       await api(`/v1/knowledge/admin/audiences/${encodeURIComponent(tag)}/members`, { method: 'PUT', json: { user_ids: [...chosen] } });
       invalidate('/v1/knowledge/admin/audiences');
       onDone();
-    } catch (e) { setErr(e instanceof Error ? e.message : String(e)); }
+    });
   };
   return (
     <div className="members" role="group" aria-label={`Members of ${tag}`}>

@@ -9,7 +9,8 @@ import { ApiError } from '../api/http';
 import type { DocumentContent, DocumentDetail, ProfileView } from '../api/types';
 import { useApp } from '../store';
 import { audienceOf, kindOf, size } from './labels';
-import { canManage, VisibilityEditor } from './visibility';
+import { VisibilityEditor } from './visibility';
+import { canManage } from './visibility-draft';
 
 export function DocumentDrawer({ documentId, chunk }: { documentId: string; chunk: number | null }) {
   const navigated = useApp((s) => s.navigated);

@@ -9,7 +9,8 @@ import { api } from '../api/http';
 import type { DocumentView, Page, ProfileView } from '../api/types';
 import { Link } from '../app/Link';
 import { audienceOf, kindOf } from './labels';
-import { canManage, VisibilityEditor } from './visibility';
+import { VisibilityEditor } from './visibility';
+import { canManage } from './visibility-draft';
 
 type Archived = 'exclude' | 'include' | 'only';
 

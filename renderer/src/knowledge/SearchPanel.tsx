@@ -3,24 +3,21 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api/http';
 import type { SearchAnswer } from '../api/types';
 import { Link } from '../app/Link';
+import { useAction } from '../app/use-action';
 
 export function SearchPanel() {
   const [query, setQuery] = useState('');
   // The answer belongs to this panel while it is open; a new search replaces it (not cached data).
   const [answer, setAnswer] = useState<{ query: string; data: SearchAnswer } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<string | null>(null);
+  const { busy, error: err, run } = useAction();
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     const q = query.trim();
     if (!q) return;
-    setBusy(true); setErr(null);
-    try {
+    await run(async () => {
       setAnswer({ query: q, data: await api<SearchAnswer>('/v1/knowledge/search', { method: 'POST', json: { query: q, limit: 10 } }) });
-    } catch (ex) {
-      setErr(ex instanceof Error ? ex.message : String(ex));
-    } finally { setBusy(false); }
+    });
   };
 
   const results = answer?.data.results ?? [];

@@ -8,7 +8,8 @@ import { useApp, type UploadItem } from '../store';
 import { Link } from '../app/Link';
 import { uploadFile } from './upload';
 import { size } from './labels';
-import { PRIVATE_DRAFT, resolveDraft, VisibilityFields, type VisibilityDraft } from './visibility';
+import { VisibilityFields } from './visibility';
+import { PRIVATE_DRAFT, resolveDraft, type VisibilityDraft } from './visibility-draft';
 
 const ACCEPT = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,.csv,text/plain,text/markdown,text/csv,text/html,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

@@ -1,60 +1,16 @@
 /**
  * Visibility choices (spec visibility table) shared by the upload form and the editor of an existing
  * document (`PATCH /v1/knowledge/documents/:id`, owner or admin): mode, audiences (existing ones
- * ticked, new ones typed), user grants for restricted items, and the tenant-wide confirmation.
+ * ticked, new ones typed), user grants for restricted items, and the tenant-wide confirmation. The
+ * draft rules are `visibility-draft.ts`.
  */
 import { useState, type FormEvent } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api } from '../api/http';
-import type { Audience, DocumentPatchRequest, DocumentView, Page, ProfileView, VisibilityMode } from '../api/types';
+import type { Audience, DocumentView, Page, VisibilityMode } from '../api/types';
+import { useAction } from '../app/use-action';
 import { VISIBILITY_HELP } from './labels';
-
-/** Roles that manage every document (services/knowledge ADMIN_ROLES). */
-const ADMIN_ROLES = ['admin', 'tenant_admin', 'platform_admin'];
-/** Audience tag syntax the service accepts. */
-const TAG = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
-
-/** True when `me` may change `d` (its owner, or an administrator). */
-export function canManage(me: ProfileView | undefined, d: Pick<DocumentView, 'owner_user_id'>): boolean {
-  return Boolean(me && (me.id === d.owner_user_id || me.roles.some((r) => ADMIN_ROLES.includes(r))));
-}
-
-export function splitList(s: string): string[] {
-  return [...new Set(s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean))];
-}
-
-/** What the form holds. */
-export interface VisibilityDraft { visibility: VisibilityMode; tags: string[]; newTags: string; grants: string; confirm: boolean }
-
-export const PRIVATE_DRAFT: VisibilityDraft = { visibility: 'private', tags: [], newTags: '', grants: '', confirm: false };
-
-/** The draft of an existing document. */
-export function draftOf(d: Pick<DocumentView, 'visibility_mode' | 'audience_tags' | 'user_grants'>): VisibilityDraft {
-  return { visibility: d.visibility_mode, tags: d.audience_tags, newTags: '', grants: d.user_grants.join(', '), confirm: d.visibility_mode === 'shared' && d.audience_tags.length === 0 };
-}
-
-/** The draft resolved: lists as the service takes them, and what still blocks it. */
-export function resolveDraft(v: VisibilityDraft): {
-  audienceTags: string[]; userGrants: string[]; needsConfirm: boolean; restrictedEmpty: boolean; badTags: string[]; blocked: boolean;
-} {
-  const audienceTags = v.visibility === 'private' ? [] : [...new Set([...v.tags, ...splitList(v.newTags)])];
-  const userGrants = v.visibility === 'restricted' ? splitList(v.grants) : [];
-  const needsConfirm = v.visibility === 'shared' && audienceTags.length === 0;
-  const restrictedEmpty = v.visibility === 'restricted' && audienceTags.length === 0 && userGrants.length === 0;
-  const badTags = audienceTags.filter((t) => !TAG.test(t));
-  return { audienceTags, userGrants, needsConfirm, restrictedEmpty, badTags, blocked: (needsConfirm && !v.confirm) || restrictedEmpty || badTags.length > 0 };
-}
-
-/** The PATCH body of a draft (the visibility set is replaced as a whole). */
-export function patchOf(v: VisibilityDraft): DocumentPatchRequest {
-  const r = resolveDraft(v);
-  return {
-    visibility_mode: v.visibility,
-    ...(v.visibility === 'private' ? {} : { audience_tags: r.audienceTags }),
-    ...(v.visibility === 'restricted' ? { user_grants: r.userGrants } : {}),
-    ...(r.needsConfirm && v.confirm ? { confirm_tenant_wide: true } : {}),
-  };
-}
+import { draftOf, patchOf, resolveDraft, type VisibilityDraft } from './visibility-draft';
 
 /** The form fields (label/control pairs for a `form-grid`); `id` keeps ids unique per form. */
 export function VisibilityFields({ id, value, onChange }: { id: string; value: VisibilityDraft; onChange: (v: VisibilityDraft) => void }) {
@@ -111,20 +67,16 @@ export function VisibilityFields({ id, value, onChange }: { id: string; value: V
 /** Change who may read an existing document (owner or admin). */
 export function VisibilityEditor({ doc, onDone }: { doc: DocumentView; onDone: () => void }) {
   const [draft, setDraft] = useState<VisibilityDraft>(() => draftOf(doc));
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<string | null>(null);
+  const { busy, error: err, run } = useAction();
   const { blocked } = resolveDraft(draft);
   const save = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     if (blocked) return;
-    setBusy(true); setErr(null);
-    try {
+    await run(async () => {
       await api(`/v1/knowledge/documents/${encodeURIComponent(doc.document_id)}`, { method: 'PATCH', json: patchOf(draft) });
       invalidate('/v1/knowledge/');
       onDone();
-    } catch (x) {
-      setErr(x instanceof Error ? x.message : String(x));
-    } finally { setBusy(false); }
+    });
   };
   return (
     <form className="form-grid compact" onSubmit={(e) => { void save(e); }} aria-label={`Visibility of ${doc.title}`}>

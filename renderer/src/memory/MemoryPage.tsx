@@ -6,7 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api } from '../api/http';
-import { MEMORY_TYPE_LIST, type MemoryRecord, type MemoryType, type Page } from '../api/types';
+import { MEMORY_TYPES, type MemoryRecord, type MemoryType, type Page } from '../api/types';
+import { useAction } from '../app/use-action';
 
 const TYPE_HELP: Record<MemoryType, string> = {
   user: 'about you', feedback: 'how you want answers', project: 'about your work', reference: 'where things are',
@@ -27,12 +28,7 @@ function MemoryCard({ m }: { m: MemoryRecord }) {
   const [text, setText] = useState(m.content);
   const [type, setType] = useState<MemoryType>(m.memory_type);
   const [forgetting, setForgetting] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<string | null>(null);
-  const run = async (fn: () => Promise<void>): Promise<void> => {
-    setBusy(true); setErr(null);
-    try { await fn(); } catch (e) { setErr(e instanceof Error ? e.message : String(e)); } finally { setBusy(false); }
-  };
+  const { busy, error: err, run } = useAction();
   const save = (e: FormEvent): void => {
     e.preventDefault();
     void run(async () => { await update(m, { content: text.trim(), memory_type: type }); setEditing(false); });
@@ -45,7 +41,7 @@ function MemoryCard({ m }: { m: MemoryRecord }) {
           <textarea aria-label="Memory text" value={text} rows={Math.min(8, Math.max(2, Math.ceil(text.length / 90)))} onChange={(e) => setText(e.target.value)} maxLength={8000} />
           <div className="row-buttons">
             <select aria-label="Memory type" value={type} onChange={(e) => setType(e.target.value as MemoryType)}>
-              {MEMORY_TYPE_LIST.map((t) => <option key={t} value={t}>{t}</option>)}
+              {MEMORY_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
             </select>
             <button type="submit" className="primary" disabled={busy || !text.trim()}>Save</button>
             <button type="button" className="link" onClick={() => { setEditing(false); setText(m.content); setType(m.memory_type); }}>Cancel</button>
@@ -102,7 +98,7 @@ function Remember() {
     <form className="remember" onSubmit={(e) => { void submit(e); }} aria-label="Remember something">
       <input aria-label="Something to remember" placeholder="Something the assistant should remember…" value={text} onChange={(e) => setText(e.target.value)} maxLength={8000} />
       <select aria-label="Type of the new memory" value={type} onChange={(e) => setType(e.target.value as MemoryType)}>
-        {MEMORY_TYPE_LIST.map((t) => <option key={t} value={t}>{t}</option>)}
+        {MEMORY_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
       </select>
       <button type="submit" disabled={!text.trim()}>Remember</button>
       {msg && <span className={`small ${msg.ok ? 'ok' : 'error'}`} role="status">{msg.text}</span>}
@@ -141,7 +137,7 @@ export default function MemoryPage() {
         </form>
         <div className="chips" role="group" aria-label="Filter by type">
           <button type="button" className={`chip${type === '' ? ' on' : ''}`} aria-pressed={type === ''} onClick={() => setType('')}>All</button>
-          {MEMORY_TYPE_LIST.map((t) => <button key={t} type="button" className={`chip${type === t ? ' on' : ''}`} aria-pressed={type === t} title={TYPE_HELP[t]} onClick={() => setType(t)}>{t}</button>)}
+          {MEMORY_TYPES.map((t) => <button key={t} type="button" className={`chip${type === t ? ' on' : ''}`} aria-pressed={type === t} title={TYPE_HELP[t]} onClick={() => setType(t)}>{t}</button>)}
         </div>
       </div>
       {active.error && <p className="error" role="alert">Memories could not be loaded: {active.error.message}</p>}

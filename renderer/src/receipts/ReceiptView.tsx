@@ -6,10 +6,14 @@
 import { useState } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api, ApiError } from '../api/http';
-import type { ProofExport, ReceiptBundle, ReceiptDetail, ReceiptVerifyResponse } from '../api/types';
-import { setReceiptStatus, useReceiptStatus } from './status';
+import type { ProofExport, ReceiptBundle, ReceiptVerifyResponse } from '../api/types';
+import { useAction } from '../app/use-action';
+import { receiptVerified, useReceipt } from './status';
+import { receiptKey } from './receipt-status';
 import { ReceiptBadge } from './ReceiptBadge';
 import { saveText } from './save';
+
+const apiErrorText = (e: unknown): string => (e instanceof ApiError ? e.message : String(e));
 
 function short(h: string | null | undefined, n = 16): string {
   return h ? (h.length > n ? `${h.slice(0, n)}…` : h) : '—';
@@ -20,41 +24,28 @@ function payloadOf(json: string): string {
 }
 
 export function ReceiptView({ turnId }: { turnId: string }) {
-  const base = `/v1/receipts/${encodeURIComponent(turnId)}`;
-  const status = useReceiptStatus(turnId, 'pending');
+  const base = receiptKey(turnId);
+  // One cache entry per turn: the badges of the chat read the same status and detail.
+  const { status, detail } = useReceipt(turnId, 'pending');
   const sealed = status === 'sealed' || status === 'verified' || status === 'failed';
-  const detail = useQuery<ReceiptDetail>(sealed ? base : null);
   const proof = useQuery<ProofExport>(sealed ? `${base}/proof` : null);
   const [verify, setVerify] = useState<ReceiptVerifyResponse | null>(null);
-  const [busy, setBusy] = useState<'verify' | 'export' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const action = useAction<'verify' | 'export'>(apiErrorText);
   const [saved, setSaved] = useState<string | null>(null);
 
-  const doVerify = async (): Promise<void> => {
-    setBusy('verify');
-    setError(null);
-    try {
-      const r = await api<ReceiptVerifyResponse>(`${base}/verify`, { method: 'POST', json: {} });
-      setVerify(r);
-      setReceiptStatus(turnId, r.ok ? 'verified' : 'failed');
-      // The chain grew since the proof was read; the list shows verified_at now.
-      invalidate(`${base}/proof`);
-      invalidate('/v1/receipts?');
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    } finally { setBusy(null); }
-  };
-  const doExport = async (): Promise<void> => {
-    setBusy('export');
-    setError(null);
-    try {
-      const b = await api<ReceiptBundle>(`${base}/bundle`);
-      const where = await saveText(`receipt-${turnId}.json`, `${JSON.stringify(b, null, 2)}\n`);
-      setSaved(where === null ? null : where === 'download' ? 'Bundle downloaded.' : `Saved to ${where}`);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    } finally { setBusy(null); }
-  };
+  const doVerify = (): Promise<boolean> => action.run(async () => {
+    const r = await api<ReceiptVerifyResponse>(`${base}/verify`, { method: 'POST', json: {} });
+    setVerify(r);
+    receiptVerified(turnId, r);
+    // The chain grew since the proof was read; the list shows verified_at now.
+    invalidate(`${base}/proof`);
+    invalidate('/v1/receipts?');
+  }, 'verify');
+  const doExport = (): Promise<boolean> => action.run(async () => {
+    const b = await api<ReceiptBundle>(`${base}/bundle`);
+    const where = await saveText(`receipt-${turnId}.json`, `${JSON.stringify(b, null, 2)}\n`);
+    setSaved(where === null ? null : where === 'download' ? 'Bundle downloaded.' : `Saved to ${where}`);
+  }, 'export');
 
   const d = detail.data;
   const env = d?.envelope;
@@ -65,15 +56,15 @@ export function ReceiptView({ turnId }: { turnId: string }) {
         <code className="turn-id" title="Turn id">{turnId}</code>
       </div>
       {!sealed && <p className="muted">This turn is not sealed yet. The receipt seals when the turn ends; this view updates by itself.</p>}
-      {detail.error && <p className="error" role="alert">{detail.error.message}</p>}
+      {sealed && detail.error && <p className="error" role="alert">{detail.error.message}</p>}
       {d && env && (
         <>
           <div className="row-buttons">
-            <button type="button" className="primary" onClick={() => { void doVerify(); }} disabled={busy !== null}>{busy === 'verify' ? 'Verifying…' : 'Verify'}</button>
-            <button type="button" onClick={() => { void doExport(); }} disabled={busy !== null}>{busy === 'export' ? 'Exporting…' : 'Export bundle'}</button>
+            <button type="button" className="primary" onClick={() => { void doVerify(); }} disabled={action.busy}>{action.pending === 'verify' ? 'Verifying…' : 'Verify'}</button>
+            <button type="button" onClick={() => { void doExport(); }} disabled={action.busy}>{action.pending === 'export' ? 'Exporting…' : 'Export bundle'}</button>
           </div>
           {saved && <p className="ok small" role="status">{saved}</p>}
-          {error && <p className="error" role="alert">{error}</p>}
+          {action.error && <p className="error" role="alert">{action.error}</p>}
           {verify && (
             <div className={`card checks ${verify.ok ? 'ok' : 'bad'}`} aria-label="Verification report">
               <strong>{verify.ok ? 'Every check holds.' : 'Verification failed.'}</strong>

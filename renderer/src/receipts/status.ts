@@ -1,59 +1,36 @@
 /**
- * Receipt status of a turn, pending -> sealed -> verified (spec "States and transitions"). The
- * detail route answers 404 until the envelope is sealed, so pending is polled with back-off; a
- * successful `POST .../verify` (or a receipt the server already verified) makes it verified.
+ * Receipt status of a turn through the query cache (spec "States and transitions"): the badge,
+ * the receipt view and the receipts page read one cache entry per turn, `GET /v1/receipts/{turn}`,
+ * loaded with a poll that waits out the 404 of a pending receipt; a Verify made here is primed into
+ * the cache next to it. The rules are `receipt-status.ts`.
  */
-import { useEffect, useSyncExternalStore } from 'react';
+import { prime, useCached, useQuery, type QueryState } from '../api/cache';
 import { api, ApiError } from '../api/http';
 import type { ReceiptDetail } from '../api/types';
+import { pollReceipt, receiptKey, receiptStatus, verificationKey, type Status, type Verification } from './receipt-status';
 
-export type Status = 'pending' | 'sealed' | 'verified' | 'failed' | 'unknown';
+export type { Status } from './receipt-status';
 
-const status = new Map<string, Status>();
-const listeners = new Map<string, Set<() => void>>();
-const polling = new Set<string>();
+const isNotFound = (e: unknown): boolean => e instanceof ApiError && e.status === 404;
 
-/** Record a status (also called by the receipt view after Verify). */
-export function setReceiptStatus(turnId: string, s: Status): void {
-  if (status.get(turnId) === s) return;
-  status.set(turnId, s);
-  for (const fn of listeners.get(turnId) ?? []) fn();
+/**
+ * A turn's receipt: its status and the detail query. The detail is fetched (and polled while
+ * pending) only when `initial` is `pending`; otherwise the entry is watched and `initial` stands
+ * until someone loads it.
+ */
+export function useReceipt(turnId: string, initial: Status): { status: Status; detail: QueryState<ReceiptDetail> & { refetch: () => Promise<void> } } {
+  const key = receiptKey(turnId);
+  const detail = useQuery<ReceiptDetail>(key, () => pollReceipt(() => api<ReceiptDetail>(key), isNotFound), { enabled: initial === 'pending' });
+  const verification = useCached<Verification>(verificationKey(turnId));
+  return { status: receiptStatus(initial, detail, verification, isNotFound), detail };
 }
 
-async function poll(turnId: string): Promise<void> {
-  if (polling.has(turnId)) return;
-  polling.add(turnId);
-  try {
-    // 0.3 s, then growing to 5 s; give up after about two minutes (the watermark sealer is later).
-    for (let i = 0, wait = 300; i < 40; i++, wait = Math.min(5000, wait * 1.5)) {
-      try {
-        const d = await api<ReceiptDetail>(`/v1/receipts/${encodeURIComponent(turnId)}`);
-        setReceiptStatus(turnId, d.receipt.status === 'verified' ? 'verified' : 'sealed');
-        return;
-      } catch (e) {
-        if (!(e instanceof ApiError) || e.status !== 404) { setReceiptStatus(turnId, 'unknown'); return; }
-      }
-      await new Promise((r) => setTimeout(r, wait));
-    }
-  } finally {
-    polling.delete(turnId);
-  }
-}
-
-/** Live status of `turnId`'s receipt; starts polling while pending. */
+/** Live status of `turnId`'s receipt; polls while pending. */
 export function useReceiptStatus(turnId: string, initial: Status): Status {
-  const s = useSyncExternalStore(
-    (fn) => {
-      const set = listeners.get(turnId) ?? new Set();
-      set.add(fn);
-      listeners.set(turnId, set);
-      return () => { set.delete(fn); };
-    },
-    () => status.get(turnId) ?? initial,
-  );
-  useEffect(() => {
-    if (!status.has(turnId) && initial !== 'pending') status.set(turnId, initial);
-    if ((status.get(turnId) ?? initial) === 'pending') void poll(turnId);
-  }, [turnId, initial]);
-  return s;
+  return useReceipt(turnId, initial).status;
+}
+
+/** Record the answer of `POST /v1/receipts/{turn}/verify` (every badge of the turn shows it). */
+export function receiptVerified(turnId: string, v: Verification): void {
+  prime<Verification>(verificationKey(turnId), { ok: v.ok });
 }

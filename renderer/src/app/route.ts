@@ -1,0 +1,21 @@
+/** The client-side routes: a path to the page it shows and the page's parameter (plain TypeScript, unit-tested in Node). */
+
+/** The pages of the signed-in app. */
+export type PageName = 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory';
+
+/**
+ * Route match: `/chat/:id`, `/receipts/:turn`, `/admin/:tab`, `/knowledge/:id` ...; anything else
+ * is the chat. The parameter is the second segment, URI-decoded, or null.
+ */
+export function route(path: string): { page: PageName; param: string | null } {
+  const [, first = '', second] = path.split('/');
+  const param = second ? decodeURIComponent(second) : null;
+  switch (first) {
+    case 'receipts': return { page: 'receipts', param };
+    case 'approvals': return { page: 'approvals', param };
+    case 'admin': return { page: 'admin', param };
+    case 'knowledge': return { page: 'knowledge', param };
+    case 'memory': return { page: 'memory', param };
+    default: return { page: 'chat', param: first === 'chat' ? param : null };
+  }
+}
