@@ -1,6 +1,6 @@
 /**
  * Embedding throughput (issue 7 "Figures"), side by side in one run, on a random-weight model of
- * all-MiniLM-L6-v2's exact shapes (test/fixtures/embedder/make-minilm-shaped.ts: same operators and
+ * all-MiniLM-L6-v2's exact shapes (test/helpers/embedder/make-minilm-shaped.ts: same operators and
  * shapes as the real graph, so the same compute cost), fp32 (`model.onnx`) and int8
  * (`model_quantized.onnx`, dynamic quantisation):
  *
@@ -29,8 +29,8 @@ import * as ort from 'onnxruntime-node';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { createEmbedder } from '../services/embedder/src/embedder.js';
 import { dot, normalize } from '../services/embedder/src/vector.js';
-import { writeMiniLmShaped } from '../test/fixtures/embedder/make-minilm-shaped.js';
-import { TOKENIZER } from '../test/fixtures/embedder/service-helpers.js';
+import { writeMiniLmShaped } from '../test/helpers/embedder/make-minilm-shaped.js';
+import { TOKENIZER } from '../test/helpers/embedder/service-helpers.js';
 import type { Figure } from './audit.js';
 
 const N_TEXTS = 2000;

@@ -6,18 +6,18 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
-import { HandoffService } from '../../../services/auth/src/domain/handoff.js';
-import { LoginService, type LoginSettings } from '../../../services/auth/src/domain/login.js';
-import { PasswordHasher } from '../../../services/auth/src/domain/passwords.js';
-import type { HandoffFile, UserRecord } from '../../../services/auth/src/domain/ports.js';
-import { TokenService, type SigningKey } from '../../../services/auth/src/domain/tokens.js';
-import { UserService } from '../../../services/auth/src/domain/users.js';
-import { AuthStore } from '../../../services/auth/src/store/auth-store.js';
-import type { AuthConfig } from '../../../services/shared/config.js';
-import { SERVICE_NAMES, type ServiceName } from '../../../services/shared/services.js';
+import { HandoffService } from '../../services/auth/src/domain/handoff.js';
+import { LoginService, type LoginSettings } from '../../services/auth/src/domain/login.js';
+import { PasswordHasher } from '../../services/auth/src/domain/passwords.js';
+import type { HandoffFile, UserRecord } from '../../services/auth/src/domain/ports.js';
+import { TokenService, type SigningKey } from '../../services/auth/src/domain/tokens.js';
+import { UserService } from '../../services/auth/src/domain/users.js';
+import { openAuthStore } from '../../services/auth/src/store/auth-store.js';
+import type { AuthConfig } from '../../services/shared/config.js';
+import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
 
-/** Repository `migrations/` from dist/test/unit/auth. */
-export const MIGRATIONS = fileURLToPath(new URL('../../../../migrations', import.meta.url));
+/** Repository `migrations/` from dist/test/helpers. */
+export const MIGRATIONS = fileURLToPath(new URL('../../../migrations', import.meta.url));
 export const ISSUER = 'http://127.0.0.1:8080/auth';
 
 /** Bootstrap admin of `authConfig`. */
@@ -70,7 +70,7 @@ export class MemoryHandoffFile implements HandoffFile {
 
 /** Every domain service wired over an in-memory SQLite store. */
 export async function world(login: Partial<LoginSettings> = {}) {
-  const store = AuthStore.open({ dbDir: ':memory:', migrationsDir: MIGRATIONS });
+  const store = openAuthStore({ dbDir: ':memory:', migrationsDir: MIGRATIONS });
   const clock = fakeClock();
   const hasher = new PasswordHasher(1024);
   const { users, refresh, failures, handoffs, tx } = store;

@@ -13,7 +13,7 @@ import { start as startGateway } from '../../services/gateway/src/index.js';
 import type { GatewayConfig } from '../../services/shared/config.js';
 import type { RunningService } from '../../services/shared/runtime.js';
 import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig } from '../unit/auth/helpers.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig } from '../helpers/auth.js';
 
 describe('auth behind the gateway', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-auth-gw-'));

@@ -12,7 +12,7 @@ import { start } from '../../services/auth/src/index.js';
 import type { AuthConfig } from '../../services/shared/config.js';
 import { signStamp, type Principal } from '../../services/shared/identity/principal.js';
 import type { RunningService } from '../../services/shared/runtime.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig as makeCfg } from '../unit/auth/helpers.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig as makeCfg } from '../helpers/auth.js';
 
 const isPosix = process.platform !== 'win32';
 

@@ -19,7 +19,7 @@ import { UserService } from './domain/users.js';
 import { publicRoutes } from './routes/public.js';
 import { sessionRoutes } from './routes/session.js';
 import { userRoutes } from './routes/users.js';
-import { AuthStore } from './store/auth-store.js';
+import { openAuthStore } from './store/auth-store.js';
 import { FsHandoffFile } from './store/handoff-file.js';
 import { loadOrCreateSigningKey } from './store/signing-key-file.js';
 
@@ -33,7 +33,7 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
   bodyLimit: 64 * 1024,
   async setup({ cfg, runtime, logger, app, onClose, background }) {
     const clock = runtime.clock ?? Date.now;
-    const store = AuthStore.open(cfg);
+    const store = openAuthStore(cfg);
     onClose(() => store.close());
     const key = await loadOrCreateSigningKey(join(cfg.dataDir, SIGNING_KEY_FILE));
     const hasher = new PasswordHasher(cfg.scryptN);

@@ -5,7 +5,7 @@
  * "Request bodies the spec leaves open", "Errors". Other services and the renderer import only this file.
  */
 import { Type, type Static } from 'typebox';
-import type { AuthMethod } from '../../shared/identity/principal.js';
+import type { AuthMethod } from '../../shared/identity/principal-types.js';
 import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
 
 /**

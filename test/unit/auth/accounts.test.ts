@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { firstStart } from '../../../services/auth/src/domain/bootstrap.js';
 import { sha256Hex } from '../../../services/auth/src/domain/tokens.js';
 import type { Principal } from '../../../services/shared/identity/principal.js';
-import { ISSUER, addUser, codeOf, world } from './helpers.js';
+import { ISSUER, addUser, codeOf, world } from '../../helpers/auth.js';
 
 type World = Awaited<ReturnType<typeof world>>;
 const boot = (w: World, bootstrapAdmin: { email: string; password: string } | null = null) => firstStart({

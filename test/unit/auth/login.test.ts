@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { PasswordHasher } from '../../../services/auth/src/domain/passwords.js';
 import { AUTH_ERRORS } from '../../../services/auth/src/contracts.js';
 import { DomainError, statusOf } from '../../../services/shared/kit/domain-error.js';
-import { addUser, codeOf, world } from './helpers.js';
+import { addUser, codeOf, world } from '../../helpers/auth.js';
 
 describe('LoginService', () => {
   it('logs in case-insensitively and upgrades an old hash', async () => {

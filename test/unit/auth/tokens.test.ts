@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { sha256Hex } from '../../../services/auth/src/domain/tokens.js';
-import { ISSUER, addUser, codeOf, world } from './helpers.js';
+import { ISSUER, addUser, codeOf, world } from '../../helpers/auth.js';
 
 describe('TokenService', () => {
   it('signs access tokens with the claims the gateway reads', async () => {

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { createEmbedder } from '../../../services/embedder/src/embedder.js';
 import { locateModel } from '../../../services/embedder/src/locate.js';
 import { dot, signBits } from '../../../services/embedder/src/vector.js';
-import { writeTestModel } from '../../fixtures/embedder/make-test-model.js';
-import { removeDir, TOKENIZER } from '../../fixtures/embedder/service-helpers.js';
+import { writeTestModel } from '../../helpers/embedder/make-test-model.js';
+import { removeDir, TOKENIZER } from '../../helpers/embedder/service-helpers.js';
 
 test('no model: unavailable with a plain reason, embed rejects', async () => {
   const e = createEmbedder({ modelDirs: ['/nope/a', '/nope/b'], dims: 384 });

@@ -2,40 +2,23 @@
  * The auth service's SQLite store (`<dbDir>/auth.sqlite`, migrations `migrations/auth/`).
  * The only code of the service that opens the database.
  */
-import { openDb, type Db } from '../../../shared/db/open.js';
-import type { LoginFailureStore, RefreshTokenStore, Transactor, UserStore, HandoffStore } from '../domain/ports.js';
-import { SqliteUserStore } from './users.js';
-import { SqliteRefreshTokenStore } from './refresh-tokens.js';
-import { SqliteLoginFailureStore } from './login-failures.js';
+import { openStore, type Store } from '../../../shared/db/store.js';
+import type { HandoffStore, LoginFailureStore, RefreshTokenStore, UserStore } from '../domain/ports.js';
 import { SqliteHandoffStore } from './handoffs.js';
+import { SqliteLoginFailureStore } from './login-failures.js';
+import { SqliteRefreshTokenStore } from './refresh-tokens.js';
+import { SqliteUserStore } from './users.js';
 
-/** All tables of the auth store, plus a transaction helper. */
-export class AuthStore {
-  readonly users: UserStore;
-  readonly refresh: RefreshTokenStore;
-  readonly failures: LoginFailureStore;
-  readonly handoffs: HandoffStore;
-  /** Runs a synchronous function in one SQLite transaction (nested calls become savepoints). */
-  readonly tx: Transactor;
+/** All tables of the auth store, plus `tx`, `isOpen` and `close`. */
+export type AuthStore = Store<{ users: UserStore; refresh: RefreshTokenStore; failures: LoginFailureStore; handoffs: HandoffStore }>;
 
-  private constructor(private readonly db: Db) {
-    this.users = new SqliteUserStore(db);
-    this.refresh = new SqliteRefreshTokenStore(db);
-    this.failures = new SqliteLoginFailureStore(db);
-    this.handoffs = new SqliteHandoffStore(db);
-    this.tx = <T>(fn: () => T): T => db.transaction(fn)();
-  }
-
-  /**
-   * Open (create, migrate) the store.
-   * @param opts `dbDir` (or `':memory:'`) and the repository's `migrations` folder.
-   */
-  static open(opts: { dbDir: string; migrationsDir: string }): AuthStore {
-    return new AuthStore(openDb({ dbDir: opts.dbDir, migrationsDir: opts.migrationsDir, store: 'auth', vec: false }));
-  }
-
-  /** Close the database (idempotent). */
-  close(): void {
-    if (this.db.open) this.db.close();
-  }
+/**
+ * Open (create, migrate) the store.
+ * @param opts `dbDir` (or `':memory:'`) and the repository's `migrations` folder.
+ */
+export function openAuthStore(opts: { dbDir: string; migrationsDir: string }): AuthStore {
+  return openStore({ dbDir: opts.dbDir, migrationsDir: opts.migrationsDir, store: 'auth', vec: false }, (db) => ({
+    users: new SqliteUserStore(db), refresh: new SqliteRefreshTokenStore(db),
+    failures: new SqliteLoginFailureStore(db), handoffs: new SqliteHandoffStore(db),
+  }));
 }
