@@ -11,4 +11,5 @@
 import { serviceStart } from '../../shared/kit/service.js';
 import { inferenceRouterService } from './app.js';
 
+/** Start the inference router (see the file header for what it opens and closes). */
 export const start = serviceStart(inferenceRouterService);

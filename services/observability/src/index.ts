@@ -10,4 +10,5 @@
 import { serviceStart } from '../../shared/kit/service.js';
 import { observabilityService } from './app.js';
 
+/** Start the observability service (see the file header for what it opens and closes). */
 export const start = serviceStart(observabilityService);

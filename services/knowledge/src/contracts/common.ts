@@ -93,3 +93,17 @@ export const TenantQuerySchema = Type.Object({ tenant_id: Type.Optional(Type.Str
 
 /** `:document_id` path parameter. */
 export const DocumentIdParamsSchema = Type.Object({ document_id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/**
+ * The visibility fields a batch ingest and a document patch both take (spec "Knowledge" visibility
+ * table), in this order: `tenant_id`, `visibility_mode`, `audience_tags`, `user_grants`,
+ * `owner_user_id`, `confirm_tenant_wide`.
+ */
+export const VisibilityRequestFields = {
+  tenant_id: Type.Optional(Type.String({ maxLength: 256 })),
+  visibility_mode: Type.Optional(VisibilityModeSchema),
+  audience_tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
+  user_grants: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 10_000 })),
+  owner_user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  confirm_tenant_wide: Type.Optional(Type.Boolean()),
+};

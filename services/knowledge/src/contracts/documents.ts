@@ -3,7 +3,7 @@
  * archive and restore). List and detail carry the governance fields of the spec.
  */
 import { Type, type Static } from 'typebox';
-import { DocumentStatusSchema, StringEnum, NullableString, OpenObject, VisibilityModeSchema } from './common.js';
+import { DocumentStatusSchema, StringEnum, NullableString, OpenObject, VisibilityModeSchema, VisibilityRequestFields } from './common.js';
 
 const documentViewFields = {
   document_id: Type.String(),
@@ -92,12 +92,7 @@ export type DocumentContent = Static<typeof DocumentContentSchema>;
  * unless the document already was tenant-wide. Unknown fields are refused.
  */
 export const DocumentPatchRequestSchema = Type.Object({
-  tenant_id: Type.Optional(Type.String({ maxLength: 256 })),
-  visibility_mode: Type.Optional(VisibilityModeSchema),
-  audience_tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-  user_grants: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 10_000 })),
-  owner_user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-  confirm_tenant_wide: Type.Optional(Type.Boolean()),
+  ...VisibilityRequestFields,
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
 }, { additionalProperties: false });
 /** Body of `PATCH /v1/knowledge/documents/:id`. */

@@ -6,7 +6,7 @@
  * by the route itself, so they declare no body schema; their answers are `IngestResult`.
  */
 import { Type, type Static } from 'typebox';
-import { DocumentStatusSchema, StringEnum, NullableString, OpenObject, VisibilityModeSchema } from './common.js';
+import { DocumentStatusSchema, StringEnum, NullableString, OpenObject, VisibilityModeSchema, VisibilityRequestFields } from './common.js';
 
 /** 201 body of the file and text ingest routes. */
 export const IngestResultSchema = Type.Object({
@@ -31,12 +31,7 @@ export const BatchRecordSchema = Type.Object({
 
 /** Body of `POST /v1/knowledge/ingest/batch`. */
 export const BatchIngestRequestSchema = Type.Object({
-  tenant_id: Type.Optional(Type.String({ maxLength: 256 })),
-  visibility_mode: Type.Optional(VisibilityModeSchema),
-  audience_tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-  user_grants: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 10_000 })),
-  owner_user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-  confirm_tenant_wide: Type.Optional(Type.Boolean()),
+  ...VisibilityRequestFields,
   tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
   records: Type.Array(BatchRecordSchema, { minItems: 1, maxItems: 100_000 }),
 });
