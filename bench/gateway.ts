@@ -54,7 +54,7 @@ export async function main(): Promise<Figure[]> {
   const principalKeys = [randomBytes(32).toString('hex')];
   const capTokenKeys = [randomBytes(32).toString('hex')];
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-gw-'));
-  const targetCfg = { service: 'agent-runtime', host: '127.0.0.1', port: 0, principalKeys, capTokenKeys, dataDir };
+  const targetCfg = { service: 'agent-runtime', host: '127.0.0.1', port: 0, principalKeys, capTokenKeys, dataDir, logLevel: 'warn', logDir: join(dataDir, 'logs') };
   const target = await spawnService(TARGET, targetCfg);
   const targetUrl = `http://127.0.0.1:${target.port}`;
   const gwCfg = gatewayConfig(targetUrl, issuer.jwksUrl, {

@@ -6,7 +6,8 @@
  * - `PRICING_MODELS_URL`: external price list for `POST /v1/prices/refresh` (unset: refresh answers 409)
  * - `OBS_PRICING_TIMEOUT_MS` (default 10000), `OBS_TRACE_RETENTION_DAYS` (default 7)
  */
-import { validateLocalPrices, type ObservabilitySettings } from '../../../services/observability/src/contracts.js';
+import type { ObservabilitySettings } from '../../../services/observability/src/contracts.js';
+import { validateLocalPrices } from '../../../services/observability/src/contracts/local-prices.js';
 import { ConfigError, int, str } from '../env.js';
 import type { ExtrasContext, Env } from './types.js';
 

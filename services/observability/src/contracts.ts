@@ -78,23 +78,7 @@ export const PriceRefreshSchema = Type.Object({ updated: Type.Number(), refreshe
 /** A refresh's outcome. */
 export type PriceRefresh = Static<typeof PriceRefreshSchema>;
 
-/**
- * Validate OBS_LOCAL_PRICE_JSON's parsed value: `{model: {in, out}}`, non-negative numbers
- * (main/config reads the variable with it).
- * @throws Error naming the bad entry.
- */
-export function validateLocalPrices(doc: unknown): Record<string, ModelPrice> {
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('must be a JSON object keyed by model name');
-  const out: Record<string, ModelPrice> = {};
-  for (const [model, v] of Object.entries(doc as Record<string, unknown>)) {
-    const e = v as { in?: unknown; out?: unknown } | null;
-    if (!e || typeof e.in !== 'number' || typeof e.out !== 'number' || !(e.in >= 0) || !(e.out >= 0)) {
-      throw new Error(`entry "${model}" must be {"in": number >= 0, "out": number >= 0} (USD per 1M tokens)`);
-    }
-    out[model] = { in: e.in, out: e.out };
-  }
-  return out;
-}
+export { validateLocalPrices } from './contracts/local-prices.js';
 
 /**
  * Observability's environment-derived settings; main/config/services/observability.ts reads them
