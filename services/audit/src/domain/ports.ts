@@ -6,28 +6,20 @@
  * Tables (migrations/audit/0001_init.sql): audit_log and chain_head (append-only), turns (receipt
  * state), turn_events, envelopes (append-only), artifacts.
  */
+import type { SignedRowFields } from '../verifier/format.js';
 
-/** A stored audit row (spec "Audit log row"); JSON columns are still text. */
-export interface AuditRowRecord {
+/**
+ * A stored audit row (spec "Audit log row"): the signed fields of `SignedRowFields`, with its JSON
+ * columns (`detail`, `agent_chain`) still as text, plus the row's id, payload and signature.
+ */
+export interface AuditRowRecord extends Omit<SignedRowFields, 'detail' | 'agent_chain'> {
   id: number;
-  tenant_id: string;
-  seq: number;
-  timestamp: string;
-  user_id: string | null;
-  action: string;
-  resource_type: string | null;
-  resource_id: string | null;
-  detail_type: string | null;
   /** JSON text. */
   detail: string;
-  previous_hash: string;
-  signed_payload: string;
-  signature: string;
-  key_version: string;
-  agent_id: string | null;
   /** JSON text or null. */
   agent_chain: string | null;
-  delegated_by: string | null;
+  signed_payload: string;
+  signature: string;
 }
 
 /** A chain-head checkpoint row (spec "Audit log row", second record). */
