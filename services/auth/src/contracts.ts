@@ -4,7 +4,7 @@
  * Spec: "Public auth surface", "Authentication", "Principal", "Errors"; DESIGN.md "Identity",
  * "Request bodies the spec leaves open", "Errors". Other services and the renderer import only this file.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../shared/kit/typebox.js';
 import type { AuthMethod } from '../../shared/identity/principal-types.js';
 import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
 

@@ -15,7 +15,7 @@
  * Errors: `{error, code}`; 400 `invalid_request` (with `field`), 400 `turn_missing`, 403 `tenant_mismatch`,
  * 403 `admin_required`.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../shared/kit/typebox.js';
 import { Nullable } from '../../shared/kit/schema.js';
 import type { CommonServiceConfig } from '../../shared/config.js';
 import type { ErrorTable } from '../../shared/kit/domain-error.js';

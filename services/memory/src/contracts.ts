@@ -19,7 +19,7 @@
  * - `GET /v1/memory/status` -> 200 `MemoryStatus`
  * Errors: `{error, code}`; 400 `invalid_request` (with `field`), 403 `scope_forbidden`, 404 `memory_not_found`.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../shared/kit/typebox.js';
 import { Nullable } from '../../shared/kit/schema.js';
 import type { CommonServiceConfig } from '../../shared/config.js';
 import type { ErrorTable } from '../../shared/kit/domain-error.js';

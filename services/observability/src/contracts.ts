@@ -22,7 +22,7 @@
  * - `GET /v1/internal/budgets/{tenant_id}` (service-account or admin) -> 200 `BudgetStatus`
  * - `POST /v1/traces/spans` (service-account) body `{spans: SpanRecord[]}` -> 202 `{accepted}`
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../shared/kit/typebox.js';
 import type { CommonServiceConfig } from '../../shared/config.js';
 import type { ErrorTable } from '../../shared/kit/domain-error.js';
 

@@ -4,7 +4,7 @@
  * the JSON Schema the routes validated with before TypeBox, so validation answers (status, message,
  * field path) do not change.
  */
-import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from './typebox.js';
 
 /** A string that is one of `values`: `{type: "string", enum, ...opts}` (TypeBox's own `Enum` omits `type`, which changes coercion). */
 export function StringEnum<const V extends readonly string[]>(values: V, opts: { description?: string } = {}): TUnsafe<V[number]> {

@@ -2,7 +2,7 @@
  * Approval and tool-policy contracts (spec "Agent runtime surfaces": `/v1/user/approvals`,
  * `GET /v1/admin/approvals`, `/v1/admin/policies/tools`, `GET /v1/tools`; issue 5 item 3).
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { AgentId, InOrder, Nullable, StringEnum, Timestamp } from './atoms.js';
 import { ToolPolicyRuleSchema, ToolPolicySchema } from './settings.js';
 

@@ -3,7 +3,7 @@
  * JSON they produce is exactly the JSON schema the routes validated with before TypeBox, so
  * validation answers (status, message, field path) stay the same.
  */
-import { Type, type Static, type TObject, type TUnsafe } from 'typebox';
+import { Type, type Static, type TObject, type TUnsafe } from '../../../shared/kit/typebox.js';
 import { OrNull, StringEnum } from '../../../shared/kit/schema.js';
 
 export { StringEnum, OrNull as Nullable };

@@ -3,7 +3,7 @@
  * the request body of `POST /v1/chat` and `/v1/chat/stream`, the JSON answer, the processing trace,
  * the receipt reference and the stream events.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { AgentId, Id, InOrder, Nullable, StringEnum } from './atoms.js';
 import { ToolPolicySchema } from './settings.js';
 

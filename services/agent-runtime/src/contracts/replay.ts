@@ -2,7 +2,7 @@
  * Live replay contracts (spec "Audit and receipts": `POST /v1/audit/turns/{turn_id}/replay/live`,
  * served by the agent runtime; issue 5 item 6).
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { Id, Nullable } from './atoms.js';
 
 /** `{turn_id}` path parameter. */

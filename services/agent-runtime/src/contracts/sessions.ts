@@ -2,7 +2,7 @@
  * Session and folder contracts (spec "Agent runtime surfaces": sessions, branching, titles, folders;
  * issue 5 item 2): request bodies and query strings, and the views the routes answer.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { AgentId, Id, InOrder, Name, Nullable, StringEnum, Timestamp } from './atoms.js';
 import { ProcessingTraceSchema, ReceiptAnswerSchema, type ChatContentPart } from './chat.js';
 

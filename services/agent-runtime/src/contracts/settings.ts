@@ -3,7 +3,7 @@
  * the settings from the environment and holds their defaults (the only place that does); the
  * runtime receives them complete in its config slice.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import type { CommonServiceConfig } from '../../../shared/config.js';
 import { StringEnum } from './atoms.js';
 import type { AgentTool } from './tools.js';

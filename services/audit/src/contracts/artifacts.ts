@@ -2,7 +2,7 @@
  * Artifact and replay route shapes (spec "Audit and receipts"): `POST /v1/audit/artifacts`,
  * `GET /v1/audit/turns/:turn_id/replay`, `GET /v1/audit/turns/:turn_id/artifacts/:event_id/:kind`.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { ReceiptObjectSchema, LeafEventSchema } from './receipt-format.js';
 
 /** Largest artifact upload body, bytes (base64 of a 32 MiB body fits). */

@@ -3,7 +3,7 @@
  * `POST /v1/audit`, `GET /v1/admin/audit`, `GET /v1/admin/audit/verify`,
  * `POST /v1/admin/audit/turns/:turn_id/seal`.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { JsonSchema, Nullable, NullableString, StringEnum } from './common.js';
 
 /** Body of `POST /v1/audit` (spec). `tenant_id` is ignored: rows go to the pinned tenant. */

@@ -3,7 +3,7 @@
  * Node-free. Nullable and enum schemas use JSON Schema type arrays and `enum` (not `anyOf`), so
  * request validation answers the same messages as before and response serialisation stays fast.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { Nullable, StringEnum } from '../../../shared/kit/schema.js';
 
 export { Nullable, StringEnum };

@@ -8,7 +8,7 @@
  * serialise in schema order): the envelope payload is stored as JCS text and answered parsed, so
  * its keys come in JCS (sorted) order.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { Nullable, StringEnum } from './common.js';
 
 /** `detail_type` of envelopes and anchor rows, fixed by the spec ("Versioning" 3). */

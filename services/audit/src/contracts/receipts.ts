@@ -3,7 +3,7 @@
  * `GET /v1/receipts` and `POST /v1/receipts/:turn_id/verify`. Detail, proof and bundle bodies are
  * the receipt format v1 shapes of `receipt-format.ts`.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { Nullable, StringEnum } from './common.js';
 import { CHECK_IDS, ReceiptObjectSchema } from './receipt-format.js';
 

@@ -2,7 +2,7 @@
  * Turn route shapes (spec "Turn event", "Events"; "Audit and receipts": direct audit-service
  * routes): `POST /v1/turns/events`, `GET /v1/turns/:turn_id`, `GET /v1/turns/:turn_id/proof`.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { Nullable, StringEnum } from './common.js';
 import { EnvelopeRecordSchema, ReceiptObjectSchema } from './receipt-format.js';
 

@@ -8,7 +8,7 @@
  * Request schemas emit exactly the JSON schemas the routes validated with before issue 10 (same
  * ajv messages and field paths on a 400).
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { AdapterKindSchema, ModelViewSchema, MODEL_ROLES, stringEnum } from './registry.js';
 
 /** One typed content part of a chat message (`text`, `image_url`, ...). */

@@ -7,7 +7,7 @@
  * refused body answers the same 400 `{error, code, field}`. Response schemas list their properties in
  * the order the answers have always had (fast-json-stringify writes them in schema order).
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { StringEnum } from '../../../shared/kit/schema.js';
 
 /** A string limited to `values` (the shared `StringEnum`). */

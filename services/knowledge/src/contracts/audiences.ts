@@ -1,5 +1,5 @@
 /** Audience contracts (spec "Knowledge": audience routes). Audiences are tenant-local groups. */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { NullableString } from './common.js';
 
 /** An audience (tenant-local group) with its member count. */

@@ -3,7 +3,7 @@
  * modes, tags and the path / query schemas several routes use. Node-free (issue 10 "contracts.ts
  * is the one door").
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { StringEnum } from '../../../shared/kit/schema.js';
 import type { CommonServiceConfig } from '../../../shared/config.js';
 import type { CommonErrorCode, ErrorTable } from '../../../shared/kit/domain-error.js';

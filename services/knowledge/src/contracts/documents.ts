@@ -2,7 +2,7 @@
  * Document contracts (spec "Knowledge": list, detail, content, reindex, delete; plus change,
  * archive and restore). List and detail carry the governance fields of the spec.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { DocumentStatusSchema, StringEnum, NullableString, OpenObject, VisibilityModeSchema, VisibilityRequestFields } from './common.js';
 
 const documentViewFields = {

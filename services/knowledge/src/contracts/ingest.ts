@@ -5,7 +5,7 @@
  * The file and text routes take multipart (the text route also urlencoded or JSON) and are parsed
  * by the route itself, so they declare no body schema; their answers are `IngestResult`.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { DocumentStatusSchema, StringEnum, NullableString, OpenObject, VisibilityModeSchema, VisibilityRequestFields } from './common.js';
 
 /** 201 body of the file and text ingest routes. */

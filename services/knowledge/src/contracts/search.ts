@@ -2,7 +2,7 @@
  * Search and status contracts (spec "Knowledge": `POST /v1/knowledge/search`, "Search result",
  * "Knowledge defaults"; `GET /v1/knowledge/status`).
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { NullableString, StringEnum } from './common.js';
 
 /** Body of `POST /v1/knowledge/search`. */

@@ -1,5 +1,5 @@
 /** Wiki contracts (spec "Knowledge": wiki routes; "Wiki page"), with governance fields. */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { StringEnum, VisibilityModeSchema } from './common.js';
 
 /** Body of `POST /v1/knowledge/wiki`: create or update the page of `topic` (a slug, lower-cased). */

@@ -3,7 +3,7 @@
  * schemas, types derived. Request schemas emit exactly the JSON schemas the routes validated with
  * before issue 10; answer schemas list properties in the order the answers have always had.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { StatsBucketSchema } from './generations.js';
 import { nullable, stringEnum } from './generations.js';
 

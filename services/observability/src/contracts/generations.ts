@@ -6,7 +6,7 @@
  * schemas list their properties in the order the answers have always had: a stored record in the
  * order of its table's columns, a freshly posted one in the order it was posted in.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { StringEnum } from '../../../shared/kit/schema.js';
 
 /** A string limited to `values` (the shared `StringEnum`). */
