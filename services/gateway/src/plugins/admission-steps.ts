@@ -20,14 +20,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../../shared/config.js';
 import type { TurnEventClient } from '../../../shared/events/turn-events.js';
 import { ulidFactory } from '../../../shared/identity/ulid.js';
-import { DomainError } from '../../../shared/kit/domain-error.js';
+import { DomainError, invalidInput } from '../../../shared/kit/domain-error.js';
 import { CORRELATION_ID_HEADER, CORRELATION_ID_PATTERN, TURN_ID_HEADER, type GatewayErrorCode, type ValidatedClaims } from '../contracts.js';
 import { IdentityCache, anonymousIdentity, refreshStamp, type IdentitySettings, type StampedIdentity } from '../domain/identity.js';
+import { normalisePath } from '../domain/path.js';
 import { RouteTable, type RouteRule } from '../domain/route-table.js';
 import type { GatewayCounters } from './metrics.js';
 
 /** What the chain learned about a request (`req.gw`), read by the proxy and local handlers. */
 export interface GatewayState {
+  /** The normalised request path (no query): what was routed, guarded and is forwarded. */
+  path: string;
   /** The matched route, or null (renderer files, 404). */
   rule: RouteRule | null;
   /** The stamped identity, on routes behind the bearer chain. */
@@ -86,7 +89,7 @@ export class AdmissionSteps {
   begin(req: FastifyRequest, reply: FastifyReply): GatewayState {
     const cid = req.headers[CORRELATION_ID_HEADER];
     const state: GatewayState = {
-      rule: null, identity: null, turnId: null, startedAt: performance.now(),
+      path: '', rule: null, identity: null, turnId: null, startedAt: performance.now(),
       correlationId: typeof cid === 'string' && CORRELATION_ID_PATTERN.test(cid) ? cid : randomUUID(),
     };
     req.gw = state;
@@ -113,6 +116,26 @@ export class AdmissionSteps {
     if (inbound !== undefined && inbound !== this.cfg.tenantId) {
       throw refuse('tenant_mismatch', 'X-Tenant-ID does not match the pinned tenant');
     }
+  }
+
+  /**
+   * The one reading of the request path (`domain/path.ts`), kept on the state for routing, the
+   * admin guard, the turn event and proxying.
+   * @throws `invalid_request` (400) for an API or gateway-routed path with an encoded slash, backslash
+   *   or NUL, or a malformed escape; any other such path is left as it is and matches nothing (404).
+   */
+  readPath(req: FastifyRequest, st: GatewayState): string {
+    const raw = req.url.split('?', 1)[0]!;
+    const n = normalisePath(raw);
+    if (!n.ok) {
+      // Outside the API and every gateway route there is nothing to guard: such a path matches no
+      // renderer file either, and answers 404 as any other missing file does.
+      if (!raw.startsWith('/v1') && this.routes.match(req.method, raw) === null) { st.path = raw; return raw; }
+      throw invalidInput(n.reason === 'encoded_separator'
+        ? 'the request path contains an encoded slash, backslash or NUL' : 'the request path contains a malformed percent-escape', 'path');
+    }
+    st.path = n.path;
+    return n.path;
   }
 
   /** The winning route for `method` + `path`, or null. */

@@ -54,11 +54,11 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app, opts) => {
 
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.public === true) return;
-    const path = req.url.split('?', 1)[0]!;
     const st = steps.begin(req, reply);
     steps.checkBodySize(req);
     await steps.limitIp(req);
     steps.pinTenant(req);
+    const path = steps.readPath(req, st);
     const rule = steps.matchRoute(req.method, path);
     st.rule = rule;
     if (!rule || rule.public) return;

@@ -68,7 +68,8 @@ export const proxyPlugin = fp<ProxyPluginOptions>(async (app, opts) => {
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: '/*',
     handler: async (req, reply) => {
-      const path = req.url.split('?', 1)[0]!;
+      // The path admission normalised, routed and guarded: forward exactly that one.
+      const path = req.gw!.path;
       const rule = req.gw!.rule;
       if (!rule) return unmatched(req, reply, path);
       const t = rule.target;
