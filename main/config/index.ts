@@ -52,6 +52,7 @@ export interface StackConfig {
     adminEmailAllowlist: string[];
     groupRoleMap: Record<string, string[]>;
     trustProxy: boolean;
+    allowedHosts: string[];
   };
   auth: {
     bootstrapAdminEmail: string | null;
@@ -257,6 +258,7 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
       adminEmailAllowlist: list(str(env, 'SVC_ADMIN_EMAIL_ALLOWLIST')).map((e) => e.toLowerCase()),
       groupRoleMap: parseGroupRoleMap(str(env, 'SVC_GROUP_ROLE_MAP')),
       trustProxy: bool(env, 'SVC_TRUST_PROXY', false),
+      allowedHosts: list(str(env, 'SVC_ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
     },
     auth: {
       bootstrapAdminEmail,
@@ -344,6 +346,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         ],
         audience: 'svc-frontend',
         adminEmailAllowlist: [...stack.gateway.adminEmailAllowlist],
+        allowedHosts: [...stack.gateway.allowedHosts],
         groupRoleMap: JSON.parse(JSON.stringify(stack.gateway.groupRoleMap)) as Record<string, string[]>,
         tokenCacheMax: 50_000,
         rendererDir: stack.rendererDir,

@@ -73,6 +73,12 @@ export interface GatewayConfig extends CommonServiceConfig {
   groupRoleMap: Record<string, string[]>;
   /** Take the client IP from X-Forwarded-For (SVC_TRUST_PROXY). */
   trustProxy: boolean;
+  /**
+   * Lower-cased host names the gateway answers besides loopback names, the public URL's host and
+   * the bind address (SVC_ALLOWED_HOSTS, comma-separated): any other `Host` is refused, the shape
+   * of a DNS-rebinding attack on a loopback app (issue 11, item 9).
+   */
+  allowedHosts: string[];
   /** Upper bound of cached token validations. */
   tokenCacheMax: number;
   /** Built renderer served at `/`, when present. */

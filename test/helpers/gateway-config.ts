@@ -26,7 +26,7 @@ export function gatewayConfig(upstreamUrl: string, jwksUrl: string, over: Partia
     authEnabled: true, serviceUrls,
     maxRequestBodyBytes: 4096, rateLimitIpPerMinute: 100_000, rateLimitTenantPerMinute: 100_000, redisUrl: null,
     trustedIssuers: [{ issuer: TEST_ISSUER, jwksUrl, algorithms: ['ES256'] }],
-    audience: 'svc-frontend', adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false, tokenCacheMax: 1000, rendererDir: null,
+    audience: 'svc-frontend', adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false, allowedHosts: [], tokenCacheMax: 1000, rendererDir: null,
     ...over,
   };
 }

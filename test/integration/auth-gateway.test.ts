@@ -31,7 +31,7 @@ describe('auth behind the gateway', () => {
       ...authCfg, service: 'gateway', logLevel: 'warn', serviceUrls,
       maxRequestBodyBytes: 65536, rateLimitIpPerMinute: 100_000, rateLimitTenantPerMinute: 100_000, redisUrl: null,
       trustedIssuers: [{ issuer: ISSUER, jwksUrl: `${authUrl}/.well-known/jwks.json`, algorithms: ['ES256'] }],
-      audience: 'svc-frontend', adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false, tokenCacheMax: 1000, rendererDir: null,
+      audience: 'svc-frontend', adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false, allowedHosts: [], tokenCacheMax: 1000, rendererDir: null,
     };
     gw = await startGateway(gwCfg);
     base = `http://127.0.0.1:${gw.port}`;

@@ -61,6 +61,8 @@ export const GATEWAY_ERRORS = {
   token_missing: 401,
   token_invalid: 401,
   token_expired: 401,
+  /** A `Host` header that names neither loopback, the public URL's host nor an allowed host. */
+  host_not_allowed: 403,
 } as const satisfies ErrorTable;
 
 /** A code of `GATEWAY_ERRORS`, or a common one. */

@@ -36,7 +36,7 @@ test('defaults of a laptop install with no configuration', () => {
   assert.equal(s.passwordLoginEnabled, true);
   assert.deepEqual(s.gateway, {
     maxRequestBodyBytes: 26_214_400, rateLimitIpPerMinute: 600, rateLimitTenantPerMinute: 3000, redisUrl: null,
-    externalIssuers: [], adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false,
+    externalIssuers: [], adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false, allowedHosts: [],
   });
   assert.equal(s.auth.accessTokenTtlSeconds, 900);
   assert.equal(s.auth.refreshTokenTtlSeconds, 30 * 86_400);

@@ -25,8 +25,9 @@ test('outbound strip list: hop-by-hop only', () => {
   for (const h of ['content-length', 'content-type', 'set-cookie', 'x-svc-turn-id']) assert.ok(!STRIP_OUTBOUND.has(h), h);
 });
 
-test('error table: token codes are 401; the common codes the chain uses keep their statuses', () => {
-  for (const code of Object.keys(GATEWAY_ERRORS)) assert.equal(statusOf(GATEWAY_ERRORS, code), 401, code);
+test('error table: token codes are 401, a refused Host 403; the common codes the chain uses keep their statuses', () => {
+  for (const code of Object.keys(GATEWAY_ERRORS).filter((c) => c.startsWith('token_'))) assert.equal(statusOf(GATEWAY_ERRORS, code), 401, code);
+  assert.equal(statusOf(GATEWAY_ERRORS, 'host_not_allowed'), 403);
   const common: Array<[string, number]> = [['payload_too_large', 413], ['rate_limited', 429], ['tenant_mismatch', 403], ['admin_required', 403], ['not_found', 404]];
   for (const [code, status] of common) assert.equal(statusOf(GATEWAY_ERRORS, code), status, code);
 });

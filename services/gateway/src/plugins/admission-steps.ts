@@ -23,6 +23,7 @@ import { ulidFactory } from '../../../shared/identity/ulid.js';
 import { DomainError, invalidInput } from '../../../shared/kit/domain-error.js';
 import { CORRELATION_ID_HEADER, CORRELATION_ID_PATTERN, TURN_ID_HEADER, type GatewayErrorCode, type ValidatedClaims } from '../contracts.js';
 import { IdentityCache, anonymousIdentity, refreshStamp, type IdentitySettings, type StampedIdentity } from '../domain/identity.js';
+import { allowedHostSet, hostAllowed } from '../domain/host.js';
 import { normalisePath } from '../domain/path.js';
 import { RouteTable, type RouteRule } from '../domain/route-table.js';
 import type { GatewayCounters } from './metrics.js';
@@ -70,6 +71,7 @@ export class AdmissionSteps {
   private readonly ipLimiter: Limiter;
   private readonly tenantLimiter: Limiter;
   private readonly routes = new RouteTable();
+  private readonly hosts: ReadonlySet<string>;
   private readonly identities: IdentityCache;
   private anonymous: StampedIdentity | null;
 
@@ -82,6 +84,7 @@ export class AdmissionSteps {
     this.ipLimiter = deps.ipLimiter;
     this.tenantLimiter = deps.tenantLimiter;
     this.identities = new IdentityCache(deps.settings, deps.cfg.tokenCacheMax);
+    this.hosts = allowedHostSet(deps.cfg.publicUrl, deps.cfg.host, deps.cfg.allowedHosts ?? []);
     this.anonymous = deps.cfg.authEnabled ? null : anonymousIdentity(deps.settings);
   }
 
@@ -115,6 +118,13 @@ export class AdmissionSteps {
     const inbound = req.headers['x-tenant-id'];
     if (inbound !== undefined && inbound !== this.cfg.tenantId) {
       throw refuse('tenant_mismatch', 'X-Tenant-ID does not match the pinned tenant');
+    }
+  }
+
+  /** @throws `host_not_allowed` (403) when `Host` names neither loopback, the public URL's host nor an allowed host. */
+  checkHost(req: FastifyRequest): void {
+    if (!hostAllowed(req.headers.host, this.hosts)) {
+      throw new DomainError<GatewayErrorCode>('host_not_allowed', 'this workstation does not answer that host name (SVC_ALLOWED_HOSTS)');
     }
   }
 

@@ -55,6 +55,7 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app, opts) => {
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.public === true) return;
     const st = steps.begin(req, reply);
+    steps.checkHost(req);
     steps.checkBodySize(req);
     await steps.limitIp(req);
     steps.pinTenant(req);
