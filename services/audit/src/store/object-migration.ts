@@ -7,7 +7,8 @@
  * What differs: the old writer created folders with the default mode (0755 under the usual umask)
  * where the shared store uses 0700, and named its temp files `<62 hex>.<uuid>.tmp` beside the blob,
  * which a crash between write and rename could leave behind. `migrateAuditObjects` tightens the
- * folders and removes those abandoned temp files. It runs at every start and is idempotent; it
+ * folders and removes those abandoned temp files. It runs at every start and is idempotent (once the
+ * layout root is 0700 a start does no more than one stat); it
  * never touches blobs, other files, or temp files of the shared store (`.tmp-<pid>-...`).
  */
 import { chmodSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -43,7 +44,9 @@ export function migrateAuditObjects(objectsDir: string): ObjectMigrationReport {
       report.foldersTightened++;
     }
   };
-  tighten(root);
+  // The root is tightened last, so a root already at 0700 means a run finished (or the shared store
+  // made the layout, with no old temp files in it): starts then skip listing every blob folder.
+  if ((statSync(root).mode & 0o777) === FOLDER_MODE) return report;
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     if (!entry.isDirectory() || !FOLDER.test(entry.name)) continue;
     const dir = join(root, entry.name);
@@ -54,5 +57,6 @@ export function migrateAuditObjects(objectsDir: string): ObjectMigrationReport {
       report.tempsRemoved++;
     }
   }
+  tighten(root);
   return report;
 }
