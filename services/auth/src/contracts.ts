@@ -5,6 +5,7 @@
  * "Request bodies the spec leaves open", "Errors". Other services and the renderer import only this file.
  */
 import { Type, type Static } from '../../shared/kit/typebox.js';
+import { OrNull } from '../../shared/kit/schema.js';
 import type { AuthMethod } from '../../shared/identity/principal-types.js';
 import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
 
@@ -58,7 +59,7 @@ export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+$';
 export const ROLE_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 const Strings = Type.Array(Type.String());
-const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableString = OrNull(Type.String());
 
 /** A string of bounded length (characters). */
 export const BoundedString = (maxLength: number, minLength = 0) => Type.String({ minLength, maxLength });

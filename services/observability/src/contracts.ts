@@ -23,6 +23,7 @@
  * - `POST /v1/traces/spans` (service-account) body `{spans: SpanRecord[]}` -> 202 `{accepted}`
  */
 import { Type, type Static } from '../../shared/kit/typebox.js';
+import { OrNull } from '../../shared/kit/schema.js';
 import type { CommonServiceConfig } from '../../shared/config.js';
 import type { ErrorTable } from '../../shared/kit/domain-error.js';
 
@@ -59,7 +60,7 @@ export const PriceViewSchema = Type.Object({
   out: Type.Number(),
   unit: Type.Literal('usd_per_1m_tokens'),
   source: Type.Unsafe<'local' | 'list'>({ type: 'string', enum: ['local', 'list'] }),
-  updated_at: Type.Union([Type.String(), Type.Null()]),
+  updated_at: OrNull(Type.String()),
 });
 /** One price row. */
 export type PriceView = Static<typeof PriceViewSchema>;
@@ -67,8 +68,8 @@ export type PriceView = Static<typeof PriceViewSchema>;
 /** `GET /v1/prices`: local prices, then the refreshed list; when and from where it was refreshed. */
 export const PriceListSchema = Type.Object({
   items: Type.Array(PriceViewSchema),
-  refreshed_at: Type.Union([Type.String(), Type.Null()]),
-  source_url: Type.Union([Type.String(), Type.Null()]),
+  refreshed_at: OrNull(Type.String()),
+  source_url: OrNull(Type.String()),
 });
 /** The price list. */
 export type PriceList = Static<typeof PriceListSchema>;

@@ -3,7 +3,7 @@
  * `GET /v1/admin/approvals`, `/v1/admin/policies/tools`, `GET /v1/tools`; issue 5 item 3).
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
-import { AgentId, InOrder, Nullable, StringEnum, Timestamp } from './atoms.js';
+import { AgentId, InOrder, OrNull, StringEnum, Timestamp } from './atoms.js';
 import { ToolPolicyRuleSchema, ToolPolicySchema } from './settings.js';
 
 /** Approval statuses. */
@@ -14,18 +14,18 @@ export const ApprovalViewSchema = Type.Object({
   id: Type.String(),
   session_id: Type.String(),
   agent_id: Type.String(),
-  turn_id: Nullable(Type.String()),
+  turn_id: OrNull(Type.String()),
   user_id: Type.String(),
   tool: Type.String(),
   call_id: Type.String(),
   /** The model's arguments (any JSON). */
   arguments: Type.Unknown(),
   status: StringEnum(APPROVAL_STATUSES),
-  reason: Nullable(Type.String()),
+  reason: OrNull(Type.String()),
   created_at: Timestamp,
   expires_at: Timestamp,
-  decided_at: Nullable(Timestamp),
-  decided_by: Nullable(Type.String()),
+  decided_at: OrNull(Timestamp),
+  decided_by: OrNull(Type.String()),
 });
 /** An approval request. */
 export type ApprovalView = Static<typeof ApprovalViewSchema>;

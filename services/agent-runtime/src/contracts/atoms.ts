@@ -6,7 +6,7 @@
 import { Type, type Static, type TObject, type TUnsafe } from '../../../shared/kit/typebox.js';
 import { OrNull, StringEnum } from '../../../shared/kit/schema.js';
 
-export { StringEnum, OrNull as Nullable };
+export { OrNull, StringEnum };
 
 /** Pattern of ids and agent ids in paths and bodies. */
 export const ID_PATTERN = '^[A-Za-z0-9_.:-]+$';

@@ -4,7 +4,7 @@
  * the receipt reference and the stream events.
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
-import { AgentId, Id, InOrder, Nullable, StringEnum } from './atoms.js';
+import { AgentId, Id, InOrder, OrNull, StringEnum } from './atoms.js';
 import { ToolPolicySchema } from './settings.js';
 
 /** Largest text of one message, characters. */
@@ -113,10 +113,10 @@ export const TraceToolCallSchema = Type.Object({
 
 /** What the runtime records about how it answered (spec: `message.processing_trace`). Stored traces may carry more (`excluded`). */
 export const ProcessingTraceSchema = Type.Object({
-  turn_id: Nullable(Type.String()),
+  turn_id: OrNull(Type.String()),
   agent_id: Type.String(),
   model_role: Type.String(),
-  model: Nullable(Type.String()),
+  model: OrNull(Type.String()),
   steps: Type.Integer(),
   guardrail: Type.Object({ input: Type.String(), output: Type.String(), reason: Type.Optional(Type.String()) }),
   context: Type.Object({ memories: ContextCount, knowledge: ContextCount }),
@@ -124,7 +124,7 @@ export const ProcessingTraceSchema = Type.Object({
   tool_calls: Type.Array(TraceToolCallSchema),
   usage: UsageSchema,
   /** Milliseconds (3 decimals); `ttft_ms` null when no token came. */
-  timings: Type.Object({ ttft_ms: Nullable(Type.Number()), total_ms: Type.Number() }),
+  timings: Type.Object({ ttft_ms: OrNull(Type.Number()), total_ms: Type.Number() }),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
 }, { additionalProperties: true });
 /** The processing trace of a turn. */
@@ -136,12 +136,12 @@ export const ChatResponseSchema = Type.Object({
     role: Type.Literal('assistant'),
     content: Type.String(),
     processing_trace: ProcessingTraceSchema,
-    receipt: Nullable(ReceiptAnswerSchema),
+    receipt: OrNull(ReceiptAnswerSchema),
   }),
   session_id: Type.String(),
   agent_id: Type.String(),
-  receipt: Nullable(ReceiptAnswerSchema),
-  assistant_message_id: Nullable(Type.String()),
+  receipt: OrNull(ReceiptAnswerSchema),
+  assistant_message_id: OrNull(Type.String()),
   user_message_id: Type.String(),
 });
 /** 200 body of `POST /v1/chat`. */

@@ -3,14 +3,14 @@
  * served by the agent runtime; issue 5 item 6).
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
-import { Id, Nullable } from './atoms.js';
+import { Id, OrNull } from './atoms.js';
 
 /** `{turn_id}` path parameter. */
 export const TurnParamsSchema = Type.Object({ turn_id: Id });
 
 /** One model answer as the replay compares it. */
 const ReplayAnswerSchema = Type.Object({
-  model: Nullable(Type.String()),
+  model: OrNull(Type.String()),
   content: Type.String(),
   tool_calls: Type.Array(Type.Object({ name: Type.String(), arguments: Type.String() })),
 });
@@ -20,7 +20,7 @@ export const LiveReplayStepSchema = Type.Object({
   step: Type.Number(),
   recorded_event_id: Type.String(),
   recorded: ReplayAnswerSchema,
-  live: Nullable(ReplayAnswerSchema),
+  live: OrNull(ReplayAnswerSchema),
   identical: Type.Boolean(),
   /** Word-level similarity of the two answers, 0..1 (LCS ratio). */
   similarity: Type.Number(),
@@ -33,7 +33,7 @@ export type LiveReplayStep = Static<typeof LiveReplayStepSchema>;
 export const LiveReplayResponseSchema = Type.Object({
   turn_id: Type.String(),
   /** The turn the replay itself ran under (it has its own receipt). */
-  replay_turn_id: Nullable(Type.String()),
+  replay_turn_id: OrNull(Type.String()),
   steps: Type.Array(LiveReplayStepSchema),
   identical: Type.Boolean(),
   similarity: Type.Number(),

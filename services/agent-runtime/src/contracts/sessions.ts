@@ -3,19 +3,19 @@
  * issue 5 item 2): request bodies and query strings, and the views the routes answer.
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
-import { AgentId, Id, InOrder, Name, Nullable, StringEnum, Timestamp } from './atoms.js';
+import { AgentId, Id, InOrder, Name, OrNull, StringEnum, Timestamp } from './atoms.js';
 import { ProcessingTraceSchema, ReceiptAnswerSchema, type ChatContentPart } from './chat.js';
 
 /** A folder reference in a body: an id, or null for "no folder". */
-const FolderRef = Nullable(Id);
+const FolderRef = OrNull(Id);
 
 /** A session (spec "Agent runtime surfaces": sessions). */
 export const SessionViewSchema = Type.Object({
   id: Type.String(),
   agent_id: Type.String(),
-  title: Nullable(Type.String()),
-  folder_id: Nullable(Type.String()),
-  branched_from: Nullable(Type.Object({ session_id: Type.String(), message_id: Type.String() })),
+  title: OrNull(Type.String()),
+  folder_id: OrNull(Type.String()),
+  branched_from: OrNull(Type.Object({ session_id: Type.String(), message_id: Type.String() })),
   message_count: Type.Integer(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -42,7 +42,7 @@ export const MessageViewSchema = Type.Object({
   tool_calls: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), arguments: Type.String() }))),
   tool_call_id: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
-  turn_id: Nullable(Type.String()),
+  turn_id: OrNull(Type.String()),
   processing_trace: Type.Optional(StoredTraceSchema),
   receipt: Type.Optional(ReceiptAnswerSchema),
   created_at: Timestamp,
@@ -94,7 +94,7 @@ export const SessionMoveSchema = Type.Object({ folder_id: FolderRef });
 export const BranchRequestSchema = Type.Object({ message_id: Id, title: Type.Optional(Name) });
 
 /** 200 body of `POST /v1/sessions/{id}/title`: the title in force afterwards. */
-export const TitleResponseSchema = Type.Object({ title: Nullable(Type.String()) });
+export const TitleResponseSchema = Type.Object({ title: OrNull(Type.String()) });
 
 /** A folder (spec "Agent runtime surfaces": folders). */
 export const FolderViewSchema = Type.Object({

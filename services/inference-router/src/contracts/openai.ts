@@ -9,7 +9,8 @@
  * ajv messages and field paths on a 400).
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
-import { AdapterKindSchema, ModelViewSchema, MODEL_ROLES, stringEnum } from './registry.js';
+import { Nullable, OrNull, StringEnum } from '../../../shared/kit/schema.js';
+import { AdapterKindSchema, ModelViewSchema, MODEL_ROLES } from './registry.js';
 
 /** One typed content part of a chat message (`text`, `image_url`, ...). */
 export interface ContentPart { type: string; text?: string; image_url?: unknown }
@@ -22,7 +23,7 @@ export interface FunctionTool { type: 'function'; function: { name: string; desc
 
 /** JSON schema of one chat message (role required; content a string, typed parts or null). */
 export const ChatMessageSchema = Type.Object({
-  role: stringEnum(['system', 'developer', 'user', 'assistant', 'tool'] as const),
+  role: StringEnum(['system', 'developer', 'user', 'assistant', 'tool'] as const),
   content: Type.Optional(Type.Unsafe<string | ContentPart[] | null>({ anyOf: [{ type: 'string' }, { type: 'array' }, { type: 'null' }] })),
   tool_calls: Type.Optional(Type.Unsafe<ToolCall[]>({ type: 'array' })),
   tool_call_id: Type.Optional(Type.String()),
@@ -30,7 +31,7 @@ export const ChatMessageSchema = Type.Object({
 /** OpenAI chat message. */
 export type ChatMessage = Static<typeof ChatMessageSchema> & { name?: string };
 
-const nullableInt = (min?: number) => Type.Unsafe<number | null>({ type: ['integer', 'null'], ...(min === undefined ? {} : { minimum: min }) });
+const nullableInt = (min?: number) => Nullable(min === undefined ? Type.Integer() : Type.Integer({ minimum: min }));
 
 /** JSON schema of the chat request (fields the router relies on; the rest passes through). */
 export const ChatCompletionRequestSchema = Type.Object({
@@ -78,16 +79,16 @@ export type ModelList = Static<typeof ModelListSchema>;
 export const RouteTargetSchema = Type.Object({
   provider_id: Type.String(),
   model: Type.String(),
-  provider_name: Type.Union([Type.String(), Type.Null()]),
+  provider_name: OrNull(Type.String()),
   adapter: Type.Union([AdapterKindSchema, Type.Null()]),
   /** False when the provider is gone or no longer lists the model. */
   available: Type.Boolean(),
   /** RFC 3339 end of the cooldown of a backend that failed recently, else null. */
-  cooling_down_until: Type.Union([Type.String(), Type.Null()]),
+  cooling_down_until: OrNull(Type.String()),
 });
 
 /** One row of `GET /v1/routes`: a configured role's ordered targets with their health. */
-export const RouteViewSchema = Type.Object({ role: stringEnum(MODEL_ROLES), targets: Type.Array(RouteTargetSchema) });
+export const RouteViewSchema = Type.Object({ role: StringEnum(MODEL_ROLES), targets: Type.Array(RouteTargetSchema) });
 /** A role's route. */
 export type RouteView = Static<typeof RouteViewSchema>;
 

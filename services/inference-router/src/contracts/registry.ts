@@ -8,18 +8,10 @@
  * the order the answers have always had (fast-json-stringify writes them in schema order).
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
-import { StringEnum } from '../../../shared/kit/schema.js';
-
-/** A string limited to `values` (the shared `StringEnum`). */
-export const stringEnum = StringEnum;
-
-/** `T | null` as `{type: [t, "null"]}` (one ajv keyword, as the routes always declared it). */
-function nullable<T>(type: 'string' | 'integer' | 'number' | 'object', extra: Record<string, unknown> = {}) {
-  return Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
-}
+import { Nullable, OrNull, StringEnum } from '../../../shared/kit/schema.js';
 
 /** A string or null in an answer. */
-const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableString = OrNull(Type.String());
 
 /** The canonical role aliases (spec "Other resources"). */
 export const MODEL_ROLES = ['default', 'title', 'classifier', 'memory', 'profile_curation', 'vision', 'guardrail', 'knowledge'] as const;
@@ -31,12 +23,12 @@ export type ModelRole = (typeof MODEL_ROLES)[number];
 export const LOCAL_PROVIDER_ID = 'local';
 
 /** Upstream API shape of a provider (spec "Other resources"). */
-export const AdapterKindSchema = stringEnum(['chat_completions', 'responses'] as const);
+export const AdapterKindSchema = StringEnum(['chat_completions', 'responses'] as const);
 /** `chat_completions` or `responses`. */
 export type AdapterKind = Static<typeof AdapterKindSchema>;
 
 /** Where provider API keys are kept (reported by GET /v1/internal/providers and each provider view). */
-export const SecretStoreKindSchema = stringEnum(['os_keychain', 'encrypted_file'] as const);
+export const SecretStoreKindSchema = StringEnum(['os_keychain', 'encrypted_file'] as const);
 /** `os_keychain` or `encrypted_file`. */
 export type SecretStoreKind = Static<typeof SecretStoreKindSchema>;
 
@@ -53,7 +45,7 @@ const providerFields = {
   name: Type.String({ minLength: 1, maxLength: 100 }),
   base_url: Type.String({ minLength: 1, maxLength: 2048 }),
   adapter: AdapterKindSchema,
-  api_key: Type.Optional(nullable<string>('string', { maxLength: 8192 })),
+  api_key: Type.Optional(Nullable(Type.String({ maxLength: 8192 }))),
 };
 
 /** Body of `POST /v1/internal/providers` (DESIGN.md). `api_key` is stored encrypted, never returned. */
@@ -80,7 +72,7 @@ export const ProviderViewSchema = Type.Object({
   /** Model ids the provider listed at the last probe. */
   models: Type.Array(Type.String()),
   /** `remote` (registered) or `local` (the embedded engine). */
-  kind: stringEnum(['remote', 'local'] as const),
+  kind: StringEnum(['remote', 'local'] as const),
   has_api_key: Type.Boolean(),
   /** Where keys are kept. */
   secret_store: SecretStoreKindSchema,
@@ -138,7 +130,7 @@ const TargetView = Type.Object({ provider_id: Type.String(), model: Type.String(
 
 /** A role and its ordered targets. */
 export const RoleViewSchema = Type.Object({
-  role: stringEnum(MODEL_ROLES),
+  role: StringEnum(MODEL_ROLES),
   configured: Type.Boolean(),
   targets: Type.Array(TargetView),
   updated_at: NullableString,

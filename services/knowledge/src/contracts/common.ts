@@ -4,7 +4,7 @@
  * is the one door").
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
-import { StringEnum } from '../../../shared/kit/schema.js';
+import { OrNull, StringEnum } from '../../../shared/kit/schema.js';
 import type { CommonServiceConfig } from '../../../shared/config.js';
 import type { CommonErrorCode, ErrorTable } from '../../../shared/kit/domain-error.js';
 import type { Embedder } from '../../../embedder/src/contracts.js';
@@ -83,7 +83,7 @@ export const DocumentStatusSchema = StringEnum(['indexing', 'indexed', 'failed']
 export type DocumentStatus = Static<typeof DocumentStatusSchema>;
 
 /** A string or null. */
-export const NullableString = Type.Union([Type.String(), Type.Null()]);
+export const NullableString = OrNull(Type.String());
 
 /** An open JSON object (free-form metadata). */
 export const OpenObject = Type.Record(Type.String(), Type.Unknown());

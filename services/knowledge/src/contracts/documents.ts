@@ -3,6 +3,7 @@
  * archive and restore). List and detail carry the governance fields of the spec.
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
+import { OrNull } from '../../../shared/kit/schema.js';
 import { DocumentStatusSchema, StringEnum, NullableString, OpenObject, VisibilityModeSchema, VisibilityRequestFields } from './common.js';
 
 const documentViewFields = {
@@ -13,7 +14,7 @@ const documentViewFields = {
   filename: NullableString,
   mime_type: NullableString,
   /** Size of the upload or text, bytes. */
-  bytes: Type.Union([Type.Integer(), Type.Null()]),
+  bytes: OrNull(Type.Integer()),
   status: DocumentStatusSchema,
   chunks_indexed: Type.Integer(),
   chunks_embedded: Type.Integer(),

@@ -4,21 +4,21 @@
  * before issue 10; answer schemas list properties in the order the answers have always had.
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
+import { Nullable, OrNull, StringEnum } from '../../../shared/kit/schema.js';
 import { StatsBucketSchema } from './generations.js';
-import { nullable, stringEnum } from './generations.js';
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableString = OrNull(Type.String());
+const NullableNumber = OrNull(Type.Number());
 
 /** Budget period: spend is summed from the start of the current UTC day or month. */
-export const BudgetPeriodSchema = stringEnum(['day', 'month'] as const);
+export const BudgetPeriodSchema = StringEnum(['day', 'month'] as const);
 /** `day` or `month`. */
 export type BudgetPeriod = Static<typeof BudgetPeriodSchema>;
 
 /** Params `{tenant_id}` of the budget routes. */
 export const TenantParams = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 256 }) });
 
-const limitUsd = Type.Optional(nullable<number>('number', { minimum: 0 }));
+const limitUsd = Type.Optional(Nullable(Type.Number({ minimum: 0 })));
 
 /**
  * Body of `PUT /v1/admin/observability/budgets/{tenant_id}`; null clears a limit. At or above
@@ -42,7 +42,7 @@ export const BudgetStatusSchema = Type.Object({
   /** RFC 3339 start of the current period. */
   period_start: Type.String(),
   spend_usd: Type.Number(),
-  state: stringEnum(['ok', 'soft_exceeded', 'hard_exceeded'] as const),
+  state: StringEnum(['ok', 'soft_exceeded', 'hard_exceeded'] as const),
   updated_at: NullableString,
   updated_by: NullableString,
 });
@@ -79,14 +79,14 @@ const attributeValue = { anyOf: [{ type: 'string' }, { type: 'number' }, { type:
 export const SpanRecordSchema = Type.Object({
   trace_id: Type.String({ pattern: '^[0-9a-f]{32}$' }),
   span_id: Type.String({ pattern: '^[0-9a-f]{16}$' }),
-  parent_span_id: Type.Optional(nullable<string>('string', { pattern: '^[0-9a-f]{16}$' })),
+  parent_span_id: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{16}$' }))),
   service: Type.String({ maxLength: 64 }),
   name: Type.String({ maxLength: 256 }),
-  kind: stringEnum(['server', 'client', 'internal'] as const),
+  kind: StringEnum(['server', 'client', 'internal'] as const),
   /** RFC 3339 start time. */
   start_time: Type.String({ format: 'date-time' }),
   duration_ms: Type.Number({ minimum: 0 }),
-  status: stringEnum(['ok', 'error'] as const),
+  status: StringEnum(['ok', 'error'] as const),
   attributes: Type.Optional(Type.Unsafe<Record<string, string | number | boolean | null>>({ type: 'object', maxProperties: 64, additionalProperties: attributeValue })),
 });
 /** A span as posted (parent and attributes may be left out). */

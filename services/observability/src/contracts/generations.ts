@@ -7,25 +7,18 @@
  * order of its table's columns, a freshly posted one in the order it was posted in.
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
-import { StringEnum } from '../../../shared/kit/schema.js';
+import { Nullable, OrNull, StringEnum } from '../../../shared/kit/schema.js';
 
-/** A string limited to `values` (the shared `StringEnum`). */
-export const stringEnum = StringEnum;
-
-/** `{type: [t, "null"]}` with constraints (one ajv keyword, as the routes always declared it). */
-export function nullable<T>(type: 'string' | 'number', extra: Record<string, unknown> = {}) {
-  return Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
-}
 
 /** A ULID (Crockford base32, 26 characters). */
 export const ULID_PATTERN = '^[0-9A-HJKMNP-TV-Z]{26}$';
 
 const str = (max = 256) => Type.String({ maxLength: max });
-const nstr = (max = 256) => nullable<string>('string', { maxLength: max });
+const nstr = (max = 256) => Nullable(Type.String({ maxLength: max }));
 const count = Type.Integer({ minimum: 0 });
 
 /** Outcome of one generation. */
-export const GenerationStatusSchema = stringEnum(['ok', 'error', 'aborted'] as const);
+export const GenerationStatusSchema = StringEnum(['ok', 'error', 'aborted'] as const);
 /** `ok`, `error` or `aborted`. */
 export type GenerationStatus = Static<typeof GenerationStatusSchema>;
 
@@ -45,8 +38,8 @@ export const GenerationInputSchema = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   user_id: Type.Optional(nstr()),
   turn_id: Type.Optional(nstr(64)),
-  trace_id: Type.Optional(nullable<string>('string', { pattern: '^[0-9a-f]{32}$' })),
-  span_id: Type.Optional(nullable<string>('string', { pattern: '^[0-9a-f]{16}$' })),
+  trace_id: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{32}$' }))),
+  span_id: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{16}$' }))),
   role: Type.Optional(nstr(64)),
   requested_model: str(512),
   model: str(512),
@@ -55,26 +48,26 @@ export const GenerationInputSchema = Type.Object({
   backend: str(64),
   provider_version: Type.Optional(nstr(256)),
   deterministic: Type.Optional(Type.Boolean({ default: false })),
-  weight_hash: Type.Optional(nullable<string>('string', { pattern: '^[0-9a-f]{64}$' })),
+  weight_hash: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{64}$' }))),
   stream: Type.Optional(Type.Boolean({ default: false })),
   status: GenerationStatusSchema,
   error_code: Type.Optional(nstr(64)),
   http_status: Type.Integer({ minimum: 100, maximum: 599 }),
   latency_ms: Type.Number({ minimum: 0 }),
-  ttft_ms: Type.Optional(nullable<number>('number', { minimum: 0 })),
+  ttft_ms: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
   prompt_tokens: count,
   completion_tokens: count,
   total_tokens: count,
   attempts: Type.Optional(Type.Integer({ minimum: 0, default: 1 })),
-  cost_usd: Type.Optional(nullable<number>('number', { minimum: 0 })),
+  cost_usd: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
 }, { additionalProperties: false });
 /** A generation record as posted. */
 export type GenerationInput = Static<typeof GenerationInputSchema>;
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableString = OrNull(Type.String());
+const NullableNumber = OrNull(Type.Number());
 /** `local` (OBS_LOCAL_PRICE_JSON), `list` (refreshed), `caller`, or null (no price known). */
-const PriceSource = Type.Union([stringEnum(['local', 'list', 'caller'] as const), Type.Null()]);
+const PriceSource = Type.Union([StringEnum(['local', 'list', 'caller'] as const), Type.Null()]);
 
 /** Every field of a stored record, as answered. */
 const recordFields = {
