@@ -6,7 +6,8 @@
  * stream). TTFT = request start to the first content token. The runtime and the audit service run
  * in worker threads as under the supervisor; the scripted provider and the load generator run here.
  * The guardrail, memory and knowledge hops go to a live HTTP service that answers 404 (not built
- * yet in this bench), so their round trips are paid without a real scanner's work.
+ * yet in this bench), so their round trips are paid without a real scanner's work; the runtime is
+ * set to fail open for that absent guardrail (AGENT_RUNTIME_GUARDRAIL_FAIL_MODE defaults to closed).
  *
  * Target (issue 5): at most 30 ms added at p50 by the whole stack; this measures the runtime's share.
  */
@@ -55,7 +56,7 @@ export async function main(): Promise<Figure[]> {
   serviceUrls.memory = auditUrl;
   serviceUrls.knowledge = auditUrl;
   serviceUrls['inference-router'] = llm.url;
-  const runtime = await spawnService(RUNTIME, { ...common('agent-runtime'), ...runtimeSettings({ titleGeneration: false }) });
+  const runtime = await spawnService(RUNTIME, { ...common('agent-runtime'), ...runtimeSettings({ titleGeneration: false, guardrailFailMode: 'open' }) });
   const rtPool = new Pool(`http://127.0.0.1:${runtime.port}`, { connections: 1 });
   const llmPool = new Pool(llm.url, { connections: 1 });
   const stamp = (): Record<string, string> => {

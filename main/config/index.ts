@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import {
   SERVICE_NAMES, DEFAULT_PORTS, portEnvName, type ServiceName,
 } from '../../services/shared/services.js';
+import { ACCOUNT_ROLES, isAccountRole } from '../../services/shared/identity/principal-types.js';
 import { ConfigError, bool, int, isPlaceholder, list, secret, str, type Env } from './env.js';
 import { readServiceSettings, type ServiceSettings } from './services/index.js';
 import type {
@@ -102,7 +103,11 @@ export function defaultDataDir(env: Env): string {
   }
 }
 
-/** Parse `GroupA:admin,GroupB:user` (roles may repeat per group). */
+/**
+ * Parse `SVC_GROUP_ROLE_MAP`, `GroupA:admin,GroupB:user` (roles may repeat per group; spec "Roles
+ * and groups"). Groups map only onto account roles (`ACCOUNT_ROLES`: user, admin, tenant_admin,
+ * platform_admin; issue 11 item 1): `service-account` or any other role is a `ConfigError`.
+ */
 export function parseGroupRoleMap(raw: string | undefined): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const pair of list(raw)) {
@@ -110,6 +115,9 @@ export function parseGroupRoleMap(raw: string | undefined): Record<string, strin
     if (i <= 0 || i === pair.length - 1) throw new ConfigError(`SVC_GROUP_ROLE_MAP entries must be Group:role, got "${pair}"`);
     const group = pair.slice(0, i).trim();
     const role = pair.slice(i + 1).trim();
+    if (!isAccountRole(role)) {
+      throw new ConfigError(`SVC_GROUP_ROLE_MAP may map groups only onto ${ACCOUNT_ROLES.join(', ')}; got "${role}" for group "${group}"`);
+    }
     const roles = (out[group] ??= []);
     if (!roles.includes(role)) roles.push(role);
   }
@@ -350,6 +358,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         groupRoleMap: JSON.parse(JSON.stringify(stack.gateway.groupRoleMap)) as Record<string, string[]>,
         tokenCacheMax: 50_000,
         rendererDir: stack.rendererDir,
+        upstreamBodySettings: { guardrailMaxBodyBytes: stack.extras.guardrail.maxBodyBytes, knowledgeMaxUploadBytes: stack.extras.knowledge.maxUploadBytes },
       };
       out[name] = g;
     } else if (name === 'auth') {

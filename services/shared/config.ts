@@ -58,6 +58,11 @@ export interface GatewayConfig extends CommonServiceConfig {
   service: 'gateway';
   /** services.gateway.max_request_body_bytes (SVC_GATEWAY_MAX_REQUEST_BODY_BYTES). */
   maxRequestBodyBytes: number;
+  /**
+   * Settings of other services that move their request body limits, so the gateway refuses what
+   * they would (issue 11 item 4; services/gateway/src/domain/body-limits.ts). Default: their defaults.
+   */
+  upstreamBodySettings?: { guardrailMaxBodyBytes: number; knowledgeMaxUploadBytes: number };
   /** Requests per minute per client IP (SVC_RATE_LIMIT_IP_PER_MINUTE). */
   rateLimitIpPerMinute: number;
   /** Requests per minute per tenant (SVC_RATE_LIMIT_TENANT_PER_MINUTE). */
@@ -98,11 +103,14 @@ export interface AuthConfig extends CommonServiceConfig {
   accessTokenTtlSeconds: number;
   /** Refresh token lifetime, seconds. */
   refreshTokenTtlSeconds: number;
-  /** Failed logins allowed per account per window before 429. */
+  /**
+   * Failed logins of one account from one client address before delays start (1 s, doubling up to
+   * the window; issue 11 item 2: failures from one address never delay another).
+   */
   loginMaxFailuresPerAccount: number;
-  /** Failed logins allowed per client IP per window before 429. */
+  /** Failed logins allowed per client address across accounts per window before 429. */
   loginMaxFailuresPerIp: number;
-  /** Throttle window, seconds. */
+  /** Throttle window, seconds: the per-address window and the largest login delay. */
   loginThrottleWindowSeconds: number;
   /** Sanitised external identity providers for GET /v1/auth/idps. */
   externalIdps: Array<{ name: string; issuer: string }>;

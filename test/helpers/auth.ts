@@ -14,6 +14,7 @@ import { TokenService, type SigningKey } from '../../services/auth/src/domain/to
 import { UserService } from '../../services/auth/src/domain/users.js';
 import { openAuthStore } from '../../services/auth/src/store/auth-store.js';
 import type { AuthConfig } from '../../services/shared/config.js';
+import { ClientHopSigner, CLIENT_HOP_HEADER } from '../../services/shared/identity/client-hop.js';
 import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
 
 /** Repository `migrations/` from dist/test/helpers. */
@@ -73,11 +74,11 @@ export async function world(login: Partial<LoginSettings> = {}) {
   const store = openAuthStore({ dbDir: ':memory:', migrationsDir: MIGRATIONS });
   const clock = fakeClock();
   const hasher = new PasswordHasher(1024);
-  const { users, refresh, failures, handoffs, tx } = store;
+  const { users, refresh, failures, throttle, revocations, handoffs, tx } = store;
   const reused: Array<{ user_id: string; family_id: string }> = [];
   const key = await memoryKey();
   const tokens = new TokenService({
-    key, users, refresh, tx, clock: clock.now,
+    key, users, refresh, tx, clock: clock.now, revocations,
     settings: { issuer: ISSUER, audience: 'svc-frontend', accessTokenTtlSeconds: 300, refreshTokenTtlSeconds: 3600 },
     onReuse: (i) => reused.push(i),
   });
@@ -85,7 +86,7 @@ export async function world(login: Partial<LoginSettings> = {}) {
   const handoff = new HandoffService({ users, handoffs, file, tokens, tx, clock: clock.now });
   const loginService = new LoginService({
     settings: { passwordLoginEnabled: true, loginMaxFailuresPerAccount: 3, loginMaxFailuresPerIp: 5, loginThrottleWindowSeconds: 60, ...login },
-    users, failures, hasher, tokens, tx, clock: clock.now,
+    users, failures, throttle, hasher, tokens, tx, clock: clock.now,
   });
   const userService = new UserService({ users, hasher, tokens, clock: clock.now });
   return { store, clock, key, hasher, tokens, file, handoff, login: loginService, users: userService, reused };
@@ -110,4 +111,12 @@ export async function codeOf(p: Promise<unknown> | (() => unknown)): Promise<str
     return (err as { code?: string }).code;
   }
   return undefined;
+}
+
+/**
+ * The `X-Svc-Client` hop header the gateway adds for client address `ip` (issue 11 item 2), for
+ * tests that call the auth service's port directly as if through the gateway.
+ */
+export function gatewayHop(principalKeys: readonly string[], ip: string): Record<string, string> {
+  return { [CLIENT_HOP_HEADER]: new ClientHopSigner(principalKeys).stamp(ip)! };
 }

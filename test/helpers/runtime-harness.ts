@@ -123,7 +123,7 @@ export async function startHarness(settings: Partial<AgentRuntimeSettings> = {},
 
   const principal = (c: Caller = {}): Principal => {
     const now = Math.floor(Date.now() / 1000);
-    return { id: c.id ?? 'user-1', tenant_id: 'acme', email: `${c.id ?? 'user-1'}@example.com`, roles: c.roles ?? ['user'], groups: [], auth_method: 'password', iat: now, exp: now + 300 };
+    return { id: c.id ?? 'user-1', tenant_id: 'acme', email: `${c.id ?? 'user-1'}@example.com`, roles: c.roles ?? ['user'], groups: [], auth_method: c.roles?.includes('service-account') ? 'service' : 'password', iat: now, exp: now + 300 };
   };
   const headers = (c: Caller = {}, turnId: string = nextTurn()): Record<string, string> => {
     const p = principal(c);

@@ -19,7 +19,7 @@ export const ADMIN = { email: 'admin@example.com', password: 'correct horse batt
 export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-stack-'));
   const base: Record<string, string> = {
-    SVC_DATA_DIR: dataDir, SVC_ENV: 'test', SVC_LOG_LEVEL: 'warn', SVC_SCRYPT_N: '1024',
+    SVC_DATA_DIR: dataDir, SVC_ENV: 'test', SVC_LOG_LEVEL: 'warn', SVC_SCRYPT_N: '1024', SANDBOX_WARM_POOL: '0',
     SVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, SVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     SVC_TENANT_ID: 'acme', TURN_SEAL_INTERVAL_SECONDS: '1', TURN_SEAL_WATERMARK_SECONDS: '5', SVC_SECRET_STORE: 'file',
   };

@@ -1,6 +1,7 @@
 /**
  * A recording upstream for gateway tests: answers every request with what it received
- * (method, path, headers, body) and records turn-event batches posted to `/v1/turns/events`.
+ * (method, path, headers, body) and records turn-event batches posted to `/v1/turns/events`; the
+ * gateway's revocation-list poll gets an empty list and is not recorded.
  * It stands in for the owning services so the gateway can be tested on its own.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -34,6 +35,12 @@ export async function startUpstream(port = 0): Promise<RecordingUpstream> {
         state.events.push(...parsed.events);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ accepted: parsed.events.length, duplicates: 0, rejected: [] }));
+        return;
+      }
+      if (req.url?.startsWith('/v1/internal/auth/revocations')) {
+        // The gateway's revocation-list poll (issue 11 item 9): an empty list, not recorded.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ issuer: 'http://127.0.0.1:8080/auth', latest: 0, keep_seconds: 660, items: [] }));
         return;
       }
       state.seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });

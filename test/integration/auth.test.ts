@@ -1,6 +1,7 @@
 /**
  * Auth service, end to end over HTTP: the real `start(cfg)` on port 0 with a temp data directory.
- * Principal-protected routes are called with a principal stamped by `signStamp`, as the gateway does.
+ * Principal-protected routes are called with a principal stamped by `signStamp`, and logins with the
+ * gateway's signed `X-Svc-Client` hop stamp, as the gateway does.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import { start } from '../../services/auth/src/index.js';
 import type { AuthConfig } from '../../services/shared/config.js';
 import { signStamp, type Principal } from '../../services/shared/identity/principal.js';
 import type { RunningService } from '../../services/shared/runtime.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig as makeCfg } from '../helpers/auth.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig as makeCfg, gatewayHop } from '../helpers/auth.js';
 
 const isPosix = process.platform !== 'win32';
 
@@ -25,7 +26,8 @@ class Client {
     const headers: Record<string, string> = {};
     if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] = 'application/json';
     if (opts.principal) headers['x-svc-principal'] = signStamp(opts.principal, this.cfg.principalKeys);
-    if (opts.ip) headers['x-forwarded-for'] = opts.ip;
+    // As the gateway does: the client address travels in its signed hop stamp (issue 11 item 2).
+    if (opts.ip) Object.assign(headers, gatewayHop(this.cfg.principalKeys, opts.ip));
     const res = await fetch(this.base + path, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
@@ -150,17 +152,19 @@ describe('auth service with a bootstrap admin', () => {
     const email = 'throttle@example.test';
     const created = await c.call('POST', '/v1/admin/users', { principal: admin, body: { email, display_name: 'T', password: 'throttle-pass-1', roles: ['user'] } });
     assert.equal(created.status, 201);
+    // Issue 11 item 2: the throttle counts per account AND source, so the failures come from one source.
+    const ip = '192.0.2.10';
     // A success clears earlier failures.
-    for (let i = 0; i < 2; i++) assert.equal((await c.login(email, 'bad password', `192.0.2.${i}`)).status, 401);
-    assert.equal((await c.login(email, 'throttle-pass-1', '192.0.2.9')).status, 200);
-    for (let i = 0; i < 3; i++) assert.equal((await c.login(email, 'bad password', `192.0.2.${10 + i}`)).status, 401);
-    const blocked = await c.login(email, 'throttle-pass-1', '192.0.2.20');
+    for (let i = 0; i < 2; i++) assert.equal((await c.login(email, 'bad password', ip)).status, 401);
+    assert.equal((await c.login(email, 'throttle-pass-1', ip)).status, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await c.login(email, 'bad password', ip)).status, 401);
+    const blocked = await c.login(email, 'throttle-pass-1', ip);
     assert.equal(blocked.status, 429);
     assert.equal(blocked.body.code, 'login_throttled');
     const retry = Number(blocked.headers.get('retry-after'));
     assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry} within the 60 s window`);
     // Case does not dodge the account counter.
-    assert.equal((await c.login(email.toUpperCase(), 'throttle-pass-1', '192.0.2.21')).status, 429);
+    assert.equal((await c.login(email.toUpperCase(), 'throttle-pass-1', ip)).status, 429);
   });
 
   it('throttles a client IP that guesses across accounts', async () => {
@@ -222,12 +226,12 @@ describe('auth service with a bootstrap admin', () => {
   });
 
   it('lets admins create, list, read and update users', async () => {
-    const body = { email: 'Alice@Example.test', display_name: 'Alice', password: 'alice-password', roles: ['user', 'analyst.eu'] };
+    const body = { email: 'Alice@Example.test', display_name: 'Alice', password: 'alice-password', roles: ['user', 'tenant_admin'] };
     secrets.push(body.password);
     const created = await c.call('POST', '/v1/admin/users', { principal: admin, body });
     assert.equal(created.status, 201);
     assert.equal(created.body.email, 'alice@example.test');
-    assert.deepEqual(created.body.roles, ['user', 'analyst.eu']);
+    assert.deepEqual(created.body.roles, ['user', 'tenant_admin']);
     assert.equal(created.body.has_password, true);
     assert.equal(created.body.password_hash, undefined);
     assert.equal(JSON.stringify(created.body).includes('scrypt'), false);

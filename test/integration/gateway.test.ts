@@ -31,7 +31,7 @@ before(async () => {
   foreign = await startIssuer('test-key-1'); // same kid, different key
   up = await startUpstream();
   cfg = gatewayConfig(up.url, issuer.jwksUrl, {
-    adminEmailAllowlist: ['boss@example.com'], groupRoleMap: { Auditors: ['auditor'], Admins: ['admin'] },
+    adminEmailAllowlist: ['boss@example.com'], groupRoleMap: { Auditors: ['tenant_admin'], Admins: ['admin'] },
   });
   gw = await start(cfg);
   base = `http://127.0.0.1:${gw.port}`;
@@ -140,7 +140,7 @@ test('admin guard: a user gets 403 on admin paths even with forged X-User-Roles;
   const grouped = await issuer.mint(claims({ sub: 'g', groups: ['Admins', 'Auditors'] }));
   up.seen.length = 0;
   assert.equal((await call('/v1/admin/users', { token: grouped })).status, 200);
-  assert.equal(up.seen.at(-1)!.headers['x-user-roles'], 'admin,auditor,user');
+  assert.equal(up.seen.at(-1)!.headers['x-user-roles'], 'admin,tenant_admin,user');
 });
 
 test('a body over the limit gets 413 and never reaches the service', async () => {

@@ -16,7 +16,7 @@ const ENTRY = join(process.cwd(), 'dist', 'main', 'headless.js');
 
 function baseEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'warn', SVC_SCRYPT_N: '1024',
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'warn', SVC_SCRYPT_N: '1024', SANDBOX_WARM_POOL: '0',
     SVC_BOOTSTRAP_ADMIN_EMAIL: 'root@example.com', SVC_BOOTSTRAP_ADMIN_PASSWORD: 'headless-admin-pw',
   };
   for (const n of SERVICE_NAMES) env[portEnvName(n)] = '0';

@@ -135,18 +135,22 @@ test('guardrail: block emits blocked and never calls the model; redact rewrites 
   assert.equal(names.at(-1), 'done');
   h.guard.output = () => ({ decision: 'allow' });
 
-  // Unreachable guardrail: fail open by default, recorded in the trace.
+  // A guardrail that answers 503 did not finish the check: the turn is blocked whatever the fail
+  // mode, recorded in the trace (issue 11 item 6; before, this failed open). The unreachable case
+  // (connection refused) is in guardrail-slow-input-fail-open.test.ts.
   h.guard.input = () => null;
-  const open = await say('guardless');
-  assert.equal(open.message.processing_trace.guardrail.input, 'unavailable');
-  assert.equal(open.message.content, 'echo: guardless');
+  const n503 = h.llm.requests.length;
+  const unfinished = await say('guardless');
+  assert.equal(unfinished.message.processing_trace.guardrail.input, 'block');
+  assert.equal(unfinished.message.content, 'This request was blocked by the input guardrail.');
+  assert.equal(h.llm.requests.length, n503, 'the model was not called');
   h.guard.input = () => ({ decision: 'allow' });
 });
 
 test('guardrail fail-closed setting refuses the turn when the guardrail is unreachable', async () => {
   const closed = await startHarness({ guardrailFailMode: 'closed', titleGeneration: false });
   try {
-    closed.guard.input = () => null;
+    await closed.guard.close(); // nothing listens there any more: connection refused
     const r = await closed.stream({ messages: [{ role: 'user', content: 'hi' }] });
     assert.equal(r.records.at(-1)!.event, 'error');
     assert.equal((r.records.at(-1)!.data as { code: string }).code, 'guardrail_unavailable');

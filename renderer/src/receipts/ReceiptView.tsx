@@ -1,7 +1,9 @@
 /**
  * A turn's receipt: status, Merkle root, envelope, the event timeline, the audit chain suffix,
  * "Verify" (server-side check, `POST /v1/receipts/{turn}/verify`) and "Export bundle" (the JSON
- * `scripts/svc-verify --receipt` checks offline).
+ * `scripts/svc-verify --receipt` checks offline). Receipt format v1.1 (docs/receipts.md): other
+ * users' suffix rows come redacted for non-admins; the suffix table marks them and the verification
+ * says how many rows were checked in full and how many by link only.
  */
 import { useState } from 'react';
 import { invalidate, useQuery } from '../api/cache';
@@ -21,6 +23,34 @@ function short(h: string | null | undefined, n = 16): string {
 
 function payloadOf(json: string): string {
   try { return JSON.stringify(JSON.parse(json), null, 2); } catch { return json; }
+}
+
+type ProofRow = ProofExport['audit_chain']['suffix'][number];
+
+/** What a suffix row shows of its content: the action of a full row, or that it is redacted. */
+function rowContent(r: ProofRow): { text: string; title: string; redacted: boolean } {
+  if (!('signed_payload' in r)) {
+    return { text: 'redacted', title: `Another user's row: only its link is shown (payload SHA-256 ${r.signed_payload_sha256})`, redacted: true };
+  }
+  let action = 'in full';
+  try {
+    const p = JSON.parse(r.signed_payload) as { action?: unknown };
+    if (typeof p.action === 'string') action = p.action;
+  } catch { /* shown as "in full" */ }
+  return { text: action, title: 'In full: signature and links checked', redacted: false };
+}
+
+/** One sentence on what the verification checked of the suffix (v1.1: full vs link only). */
+function coverageText(s: ReceiptVerifyResponse['suffix']): string {
+  if (s.redacted === 0) return `All ${s.rows} audit chain rows were checked in full (signature and links).`;
+  const tail = s.redacted_tail > 0 ? ` The last ${s.redacted_tail} come after your last row, so nothing in this receipt pins them yet.` : '';
+  return `${s.full} of ${s.rows} audit chain rows were checked in full (signature and links); ${s.redacted} rows of other users were checked by their links only and their content is not shown.${tail}`;
+}
+
+/** "N rows" or "N rows, M redacted" for the suffix heading. */
+function suffixSummary(rows: readonly ProofRow[]): string {
+  const redacted = rows.filter((r) => !('signed_payload' in r)).length;
+  return redacted > 0 ? `${rows.length} rows, ${redacted} of other users redacted` : `${rows.length} rows`;
 }
 
 export function ReceiptView({ turnId }: { turnId: string }) {
@@ -69,6 +99,7 @@ export function ReceiptView({ turnId }: { turnId: string }) {
             <div className={`card checks ${verify.ok ? 'ok' : 'bad'}`} aria-label="Verification report">
               <strong>{verify.ok ? 'Every check holds.' : 'Verification failed.'}</strong>
               <ul>{verify.checks.map((c) => <li key={c.id} className={c.ok ? 'ok' : 'bad'}><span aria-hidden="true">{c.ok ? '✓' : '✗'}</span> {c.title}: <span className="muted">{c.detail}</span></li>)}</ul>
+              <p className="small" data-testid="suffix-coverage">{coverageText(verify.suffix)}</p>
               {verify.verified_at && <p className="muted small">Verified {new Date(verify.verified_at).toLocaleString()}{verify.verified_by ? ` by ${verify.verified_by}` : ''}</p>}
             </div>
           )}
@@ -94,14 +125,20 @@ export function ReceiptView({ turnId }: { turnId: string }) {
             <pre>{JSON.stringify(env, null, 2)}</pre>
           </details>
           <details className="section" open>
-            <summary>Audit chain suffix ({proof.data?.audit_chain.suffix.length ?? '…'} rows)</summary>
+            <summary>Audit chain suffix ({proof.data ? suffixSummary(proof.data.audit_chain.suffix) : '…'})</summary>
             {proof.data && (
               <table className="table">
-                <thead><tr><th>seq</th><th>previous hash</th><th>chain hash</th><th>key</th></tr></thead>
+                <thead><tr><th>seq</th><th>row</th><th>previous hash</th><th>chain hash</th><th>key</th></tr></thead>
                 <tbody>
-                  {proof.data.audit_chain.suffix.map((r) => (
-                    <tr key={r.id}><td>{r.seq}</td><td><code title={r.previous_hash}>{short(r.previous_hash)}</code></td><td><code title={r.chain_hash}>{short(r.chain_hash)}</code></td><td>{r.key_version}</td></tr>
-                  ))}
+                  {proof.data.audit_chain.suffix.map((r) => {
+                    const c = rowContent(r);
+                    return (
+                      <tr key={r.id} className={c.redacted ? 'muted' : undefined}>
+                        <td>{r.seq}</td><td title={c.title}>{c.redacted ? <em>{c.text}</em> : c.text}</td>
+                        <td><code title={r.previous_hash}>{short(r.previous_hash)}</code></td><td><code title={r.chain_hash}>{short(r.chain_hash)}</code></td><td>{r.key_version}</td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
             )}

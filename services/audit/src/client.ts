@@ -5,7 +5,8 @@
  *
  * - `append(row, opts?)`: `POST /v1/audit` (audit log row, e.g. `guardrail.input.blocked`,
  *   `inference.provider.created`) as the calling service's principal; best effort, never throws;
- * - `putArtifact(...)`: `POST /v1/audit/artifacts` (captured prompt/model/tool body); never throws;
+ * - `putArtifact(...)`: `POST /v1/audit/artifacts` (captured prompt/model/tool body, or a tool's file
+ *   as base64); never throws;
  * - `receipt(turnId)`: `GET /v1/turns/{turn_id}` -> the turn's receipt (pending until sealed) or null;
  * - `replay(turnId, headers)` and `artifact(path, headers)`: the recorded events of a turn and an
  *   artifact body, with the CALLER's forwarded identity headers so audit decides what it may see.
@@ -115,12 +116,16 @@ export class AuditClient {
   }
 
   /**
-   * Store one captured body (`POST /v1/audit/artifacts`) with its sha256.
+   * Store one captured body (`POST /v1/audit/artifacts`) with its sha256. With `encoding` `base64`,
+   * `content` is the base64 of the bytes (a sandbox figure) and goes as `content_base64`, with the
+   * sha256 of the decoded bytes.
    * @returns whether audit accepted it (201 new / 200 same bytes again); failures are reported,
    *   never thrown, so capture never breaks a turn.
    */
-  async putArtifact(turnId: string, eventId: string, kind: string, content: string, contentType = 'application/json'): Promise<boolean> {
-    const body: ArtifactUploadRequest = { turn_id: turnId, event_id: eventId, kind, content_type: contentType, content, sha256: sha256Hex(content) };
+  async putArtifact(turnId: string, eventId: string, kind: string, content: string, contentType = 'application/json', encoding: 'utf8' | 'base64' = 'utf8'): Promise<boolean> {
+    const body: ArtifactUploadRequest = encoding === 'base64'
+      ? { turn_id: turnId, event_id: eventId, kind, content_type: contentType, content_base64: content, sha256: createHash('sha256').update(Buffer.from(content, 'base64')).digest('hex') }
+      : { turn_id: turnId, event_id: eventId, kind, content_type: contentType, content, sha256: sha256Hex(content) };
     try {
       const r = await this.callJson(`${this.baseUrl}/v1/audit/artifacts`, this.serviceHeaders(), body);
       return r.status === 200 || r.status === 201;

@@ -1,22 +1,25 @@
 /**
  * The auth service, as the kit builds it (DESIGN.md "Inside a service"): opens the store, loads or
  * creates the signing key, runs the first-start rules, registers the routes, and prunes expired
- * refresh tokens and old login failures in the background.
+ * refresh tokens, old login-throttle state and old revocations in the background.
  *
  * This is the model room: every service is a `defineService` whose `setup` only wires stores,
  * domain services and route plugins.
  */
 import { join } from 'node:path';
 import type { AuthConfig } from '../../shared/config.js';
+import { ClientHopVerifier } from '../../shared/identity/client-hop.js';
 import { defineService } from '../../shared/kit/service.js';
 import { AUTH_ERRORS, HANDOFF_FILE, SIGNING_KEY_FILE, type AuthRuntime } from './contracts.js';
 import { firstStart } from './domain/bootstrap.js';
 import { HandoffService } from './domain/handoff.js';
 import { LoginService } from './domain/login.js';
 import { PasswordHasher } from './domain/passwords.js';
+import { RevocationService } from './domain/revocations.js';
 import { TokenService } from './domain/tokens.js';
 import { UserService } from './domain/users.js';
 import { publicRoutes } from './routes/public.js';
+import { revocationRoutes } from './routes/revocations.js';
 import { sessionRoutes } from './routes/session.js';
 import { userRoutes } from './routes/users.js';
 import { openAuthStore } from './store/auth-store.js';
@@ -37,14 +40,15 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     onClose(() => store.close());
     const key = await loadOrCreateSigningKey(join(cfg.dataDir, SIGNING_KEY_FILE));
     const hasher = new PasswordHasher(cfg.scryptN);
-    const { users, refresh, failures, handoffs, tx } = store;
+    const { users, refresh, failures, throttle, revocations, handoffs, tx } = store;
     const tokens = new TokenService({
-      key, users, refresh, tx, clock, settings: cfg,
+      key, users, refresh, tx, clock, settings: cfg, revocations,
       onReuse: (info) => logger.warn(info, 'refresh token reused; session revoked'),
     });
     const file = new FsHandoffFile(join(cfg.dataDir, HANDOFF_FILE));
     const handoff = new HandoffService({ users, handoffs, file, tokens, tx, clock });
-    const login = new LoginService({ settings: cfg, users, failures, hasher, tokens, tx, clock });
+    const login = new LoginService({ settings: cfg, users, failures, throttle, hasher, tokens, tx, clock });
+    const revocationList = new RevocationService({ revocations, clock, settings: cfg });
     const userService = new UserService({ users, hasher, tokens, clock });
 
     const bootstrapAdmin = cfg.bootstrapAdminEmail && cfg.bootstrapAdminPassword
@@ -56,7 +60,8 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     const prune = (): void => {
       const now = clock();
       refresh.pruneExpired(now);
-      failures.prune(now - cfg.loginThrottleWindowSeconds * 1000);
+      login.prune(now);
+      revocationList.prune(now);
     };
     prune();
     background('prune', () => {
@@ -68,7 +73,8 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     });
 
     await app.register(publicRoutes, { cfg, key, handoff });
-    await app.register(sessionRoutes, { login, tokens, handoff });
+    await app.register(sessionRoutes, { login, tokens, handoff, hop: new ClientHopVerifier(cfg.principalKeys) });
+    await app.register(revocationRoutes, { revocations: revocationList });
     await app.register(userRoutes, { users: userService, issuer: cfg.issuer });
   },
 });

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from '../../shared/kit/typebox.js';
 import { OrNull } from '../../shared/kit/schema.js';
-import type { AuthMethod } from '../../shared/identity/principal-types.js';
+import { ACCOUNT_ROLES, SERVICE_ROLE, type AuthMethod } from '../../shared/identity/principal-types.js';
 import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
 
 /**
@@ -18,24 +18,30 @@ import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.
  * |---|---|---|
  * | `invalid_credentials` | 401 | unknown user, wrong password, or an account without a password |
  * | `password_login_disabled` | 403 | password login is switched off |
- * | `login_throttled` | 429 | too many failures for the account or client IP; `Retry-After` says when to retry |
+ * | `login_throttled` | 429 | too many failures for the account from this client, or from this client across accounts; `Retry-After` says when to retry |
+ * | `gateway_required` | 403 | a password login that did not come through the gateway (no valid `X-Svc-Client` hop stamp; issue 11 item 2) |
  * | `account_disabled` | 403 | login, refresh or handoff for a disabled user |
  * | `refresh_token_invalid` | 401 | unknown, expired or revoked refresh token |
  * | `refresh_token_reused` | 401 | an already-rotated refresh token was presented; its whole family is revoked |
  * | `handoff_invalid` | 401 | unknown or spent installer-handoff id |
  * | `user_exists` | 409 | an account with that email exists |
  * | `cannot_demote_self` | 409 | an admin tried to disable themself or drop their own admin role |
+ * | `role_not_assignable` | 400 | an account was given `service-account`: services are not accounts (issue 11 item 1) |
+ * | `role_unknown` | 400 | an account was given a role outside `ACCOUNT_ROLES` (`user`, `admin`, `tenant_admin`, `platform_admin`) |
  */
 export const AUTH_ERRORS = {
   invalid_credentials: 401,
   password_login_disabled: 403,
   login_throttled: 429,
+  gateway_required: 403,
   account_disabled: 403,
   refresh_token_invalid: 401,
   refresh_token_reused: 401,
   handoff_invalid: 401,
   user_exists: 409,
   cannot_demote_self: 409,
+  role_not_assignable: 400,
+  role_unknown: 400,
 } as const satisfies ErrorTable;
 
 /** A code of `AUTH_ERRORS`, or a common one. */
@@ -55,7 +61,10 @@ export const LIMITS = {
 /** Loose email form: one `@`, no whitespace, something on both sides (`admin@localhost` is valid). */
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+$';
 
-/** Shape of a custom role name. */
+/**
+ * Shape of a role name in request bodies (a malformed one is 400 `invalid_request`); a well-formed
+ * name must then be in `KNOWN_ROLES` (400 `role_unknown`, or `role_not_assignable` for `service-account`).
+ */
 export const ROLE_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 const Strings = Type.Array(Type.String());
@@ -64,7 +73,10 @@ const NullableString = OrNull(Type.String());
 /** A string of bounded length (characters). */
 export const BoundedString = (maxLength: number, minLength = 0) => Type.String({ minLength, maxLength });
 
-/** A role list in request bodies (names re-checked by the domain). */
+/**
+ * A role list in request bodies: names of `ROLE_PATTERN` shape; the domain then refuses
+ * `service-account` (`role_not_assignable`) and any name outside `KNOWN_ROLES` (`role_unknown`).
+ */
 export const RolesSchema = Type.Array(Type.String({ pattern: ROLE_PATTERN.source }), { maxItems: LIMITS.rolesMax });
 
 /** Password in request bodies. */
@@ -234,13 +246,14 @@ export const UpdateUserSchema = Type.Object({
 /** `PATCH /v1/admin/users/:id` body. */
 export type UpdateUserInput = Static<typeof UpdateUserSchema>;
 
-/** Roles the platform itself uses (spec: "Principal"); any other role must match `ROLE_PATTERN`. */
-export const KNOWN_ROLES = ['user', 'admin', 'service-account'] as const;
+/**
+ * The roles an account may hold (spec: "Principal", "Roles and groups"; issue 11 item 1): exactly
+ * `ACCOUNT_ROLES`. `service-account` belongs to service principals only and is never assignable.
+ */
+export const KNOWN_ROLES = ACCOUNT_ROLES;
 
-/** True when `role` is a known role or a well-formed custom one. */
-export function isValidRole(role: string): boolean {
-  return (KNOWN_ROLES as readonly string[]).includes(role) || ROLE_PATTERN.test(role);
-}
+/** The service role, refused on accounts with `role_not_assignable`. */
+export const NON_ASSIGNABLE_ROLES: readonly string[] = [SERVICE_ROLE];
 
 /** Email of the password-less admin created for the installer handoff. */
 export const INSTALLER_ADMIN_EMAIL = 'admin@localhost';
@@ -256,3 +269,47 @@ export interface AuthRuntime {
   /** Test seam: current time, Unix ms. */
   clock?: () => number;
 }
+
+/** Path of the revocation feed (service principals only; issue 11 item 9). */
+export const REVOCATIONS_PATH = '/v1/internal/auth/revocations';
+
+/** Largest page of `GET /v1/internal/auth/revocations`. */
+export const REVOCATION_PAGE_MAX = 1000;
+
+/** `GET /v1/internal/auth/revocations` query: revocations after cursor `after` (a `seq`), at most `limit`. */
+export const RevocationQuerySchema = Type.Object({
+  after: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: REVOCATION_PAGE_MAX, default: REVOCATION_PAGE_MAX }),
+}, { additionalProperties: false });
+
+/** One revocation: access tokens of `sub` (only of session `sid` when set) issued at or before `revoked_at` are refused. */
+export const RevocationSchema = Type.Object({
+  /** Increasing cursor. */
+  seq: Type.Integer(),
+  /** User id (the token's `sub`). */
+  sub: Type.String(),
+  /** The token's `sid`, or null for every session of `sub`. */
+  sid: OrNull(Type.String()),
+  /** Unix ms. */
+  revoked_at: Type.Integer(),
+});
+/** One revocation. */
+export type Revocation = Static<typeof RevocationSchema>;
+
+/**
+ * `GET /v1/internal/auth/revocations` (service principals only; issue 11 item 9): what the gateway
+ * polls to refuse access tokens of disabled users and revoked sessions before they expire.
+ * `items` are ordered by `seq`; a full page means more follow. `latest` is the highest `seq` ever
+ * issued: a poller whose cursor is above it starts over (the store was replaced). Entries older
+ * than `keep_seconds` (the access-token lifetime plus a minute) no longer matter and are dropped.
+ */
+export const RevocationFeedSchema = Type.Object({
+  /** The issuer whose tokens the list applies to (`{public_url}/auth`). */
+  issuer: Type.String(),
+  latest: Type.Integer(),
+  /** Seconds a revocation stays relevant. */
+  keep_seconds: Type.Integer(),
+  items: Type.Array(RevocationSchema),
+});
+/** `GET /v1/internal/auth/revocations`. */
+export type RevocationFeed = Static<typeof RevocationFeedSchema>;

@@ -4,8 +4,10 @@
  *
  * - `gateway-metrics`: its counters on the kit's registry;
  * - `gateway-admission`: the chain every request passes (size, per-IP limit, tenant pin, route,
- *   bearer, admin guard, per-tenant limit, turn) and the end-of-turn events;
- * - `gateway-proxy`: the `/*` route, forwarding to the owning services over loopback pools;
+ *   bearer (checked against the auth service's revocation list, polled in the background), admin
+ *   guard, per-tenant limit, turn) and the end-of-turn events;
+ * - `gateway-proxy`: the `/*` route, forwarding to the owning services over loopback pools, with
+ *   each upstream route's body limit (domain/body-limits.ts);
  * - `gateway-status`, `gateway-agui`, `gateway-static`: the gateway-owned answers.
  *
  * `/healthz`, `/readyz`, `/metrics`, the `{error, code}` handler and the 404 come from the kit; the
@@ -13,11 +15,15 @@
  */
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from '../../shared/config.js';
-import { TurnEventClient } from '../../shared/events/turn-events.js';
+import { durableTurnEvents } from '../../shared/events/outbox.js';
 import { defineService } from '../../shared/kit/service.js';
+import { AuthClient } from '../../auth/src/client.js';
+import { startRevocationPoll } from './clients/revocation-feed.js';
 import { UpstreamPools } from './clients/upstream.js';
 import { GATEWAY_ERRORS, type GatewayRuntime } from './contracts.js';
+import { BodyLimits } from './domain/body-limits.js';
 import type { IdentitySettings } from './domain/identity.js';
+import { RevocationCheckingValidator, RevocationList } from './domain/revocation-list.js';
 import { TokenValidator } from './domain/token-validator.js';
 import { admissionPlugin, onErrorAnswer } from './plugins/admission.js';
 import { UpstreamProxy } from './plugins/forward.js';
@@ -39,7 +45,7 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
   bodyLimit: (cfg) => cfg.maxRequestBodyBytes,
   serverOptions: (cfg) => ({ trustProxy: cfg.trustProxy }),
   errorHooks: () => ({ onErrorAnswer }),
-  async setup({ cfg, runtime, logger, app, onClose }) {
+  async setup({ cfg, runtime, logger, app, onClose, background }) {
     const settings: IdentitySettings = {
       tenantId: cfg.tenantId,
       principalKeys: cfg.principalKeys,
@@ -47,7 +53,13 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
       adminEmailAllowlist: cfg.adminEmailAllowlist,
       groupRoleMap: cfg.groupRoleMap,
     };
-    const validator = runtime.validator ?? new TokenValidator(cfg.trustedIssuers, cfg.audience, cfg.tokenCacheMax);
+    // Tokens of disabled users and revoked sessions are refused within a poll (issue 11 item 9).
+    const revoked = new RevocationList();
+    const validator = new RevocationCheckingValidator(runtime.validator ?? new TokenValidator(cfg.trustedIssuers, cfg.audience, cfg.tokenCacheMax), revoked);
+    if (cfg.authEnabled) {
+      const source = new AuthClient({ baseUrl: cfg.serviceUrls.auth, service: 'gateway', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys });
+      background('revocations', () => startRevocationPoll({ source, list: revoked, logger }));
+    }
     // ioredis loads only when configured: it is a large share of an idle gateway's heap.
     let redis: Redis | null = null;
     if (cfg.redisUrl) {
@@ -58,16 +70,14 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     }
     const pools = new UpstreamPools(cfg.serviceUrls);
     onClose(() => pools.close());
-    const events = new TurnEventClient({
-      service: 'gateway', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
-      onLoss: (n, reason) => logger.error({ lost: n, reason }, 'turn events lost'),
-    });
-    onClose(async () => { events.close(); await events.drain(EVENT_DRAIN_MS); });
+    // Durable: a turn's terminal event is on disk before its answer's last byte (issue 11 item 7).
+    const events = durableTurnEvents(cfg, 'gateway', logger, { batchDelayMs: runtime.turnEventBatchMs });
+    onClose(async () => { await events.shutdown(EVENT_DRAIN_MS); });
     const proxy = new UpstreamProxy(pools, settings);
 
     await app.register(gatewayMetricsPlugin);
     await app.register(admissionPlugin, { cfg, settings, validator, events, redis });
-    await app.register(proxyPlugin, { proxy, bodyLimit: cfg.maxRequestBodyBytes });
+    await app.register(proxyPlugin, { proxy, bodyLimit: cfg.maxRequestBodyBytes, bodyLimits: new BodyLimits(cfg.upstreamBodySettings) });
     await app.register(statusPlugin, { tenantId: cfg.tenantId, authEnabled: cfg.authEnabled, serviceUrls: cfg.serviceUrls, statusSnapshot: runtime.statusSnapshot });
     await app.register(aguiPlugin, { proxy });
     if (cfg.rendererDir) await app.register(staticPlugin, { dir: cfg.rendererDir });

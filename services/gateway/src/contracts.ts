@@ -47,8 +47,9 @@ export const RENDERER_CACHE_CONTROL = { immutable: 'public, max-age=31536000, im
 
 /**
  * Error codes of the gateway and their HTTP statuses, in addition to the shared ones it also
- * answers (`payload_too_large` 413, `rate_limited` 429 with `Retry-After`, `tenant_mismatch` 403,
- * `admin_required` 403, `not_found` 404). Every error body is `{error, code}`; the 401s carry
+ * answers (`payload_too_large` 413 over `maxRequestBodyBytes`, or over the owning service's limit of
+ * the route with `limit_bytes`, issue 11 item 4; `rate_limited` 429 with `Retry-After`,
+ * `tenant_mismatch` 403, `admin_required` 403, `not_found` 404). Every error body is `{error, code}`; the 401s carry
  * `WWW-Authenticate`.
  *
  * | code | status | when |
@@ -56,11 +57,13 @@ export const RENDERER_CACHE_CONTROL = { immutable: 'public, max-age=31536000, im
  * | `token_missing` | 401 | a route behind the bearer chain without `Authorization` |
  * | `token_invalid` | 401 | not `Bearer <jws>`, malformed, unsigned, untrusted issuer, bad signature, audience or claims |
  * | `token_expired` | 401 | `exp` passed (beyond the clock tolerance) |
+ * | `token_revoked` | 401 | the auth service revoked the token's subject (disabled, password changed) or session (issue 11 item 9) |
  */
 export const GATEWAY_ERRORS = {
   token_missing: 401,
   token_invalid: 401,
   token_expired: 401,
+  token_revoked: 401,
   /** A `Host` header that names neither loopback, the public URL's host nor an allowed host. */
   host_not_allowed: 403,
 } as const satisfies ErrorTable;
@@ -107,6 +110,8 @@ export interface GatewayRuntime {
   statusSnapshot?: () => ServiceStatus[];
   /** Test seam: a validator with injected keys instead of the configured issuers' JWKS. */
   validator?: BearerValidator;
+  /** Test seam: how long a turn event waits in the outbox to share a POST to audit, ms (default 20). */
+  turnEventBatchMs?: number;
 }
 
 /** Body of `GET /v1/admin/status` and `GET /v1/admin/services` (admin only). */

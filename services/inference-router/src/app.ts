@@ -1,14 +1,16 @@
 /**
  * The inference router as the kit builds it (spec "Inference router"): the provider registry
- * (SQLite + OS keychain or encrypted key file + local GGUF scan), the upstream adapters and the
- * local engine, observability (spans, generation records, budget) and audit clients, a span per
- * request (W3C traceparent accepted and propagated), the snapshot refresh, and the routes. Wiring
- * only; the use cases live in `domain/`.
+ * (SQLite + OS keychain or encrypted key file + local GGUF scan), the upstream adapters over the
+ * outbound agent (no URL of the workstation's own, issue 11 item 8) and the local engine,
+ * observability (spans, generation records, budget) and audit clients, a span per request (W3C
+ * traceparent accepted and propagated), the snapshot refresh, and the routes. Wiring only; the use
+ * cases live in `domain/`.
  */
-import { Agent } from 'undici';
 import { AuditClient } from '../../audit/src/client.js';
 import { BudgetGuard, GenerationReporter, SpanExporter } from '../../observability/src/client.js';
 import { serviceStamp } from '../../shared/identity/service-stamp.js';
+import { workstationEndpoints } from '../../shared/http/outbound.js';
+import { createOutboundAgent } from '../../shared/http/outbound-agent.js';
 import type { Keychain } from '../../../native/keychain.js';
 import { defineService } from '../../shared/kit/service.js';
 import { statusOf } from '../../shared/kit/domain-error.js';
@@ -53,7 +55,15 @@ export const inferenceRouterService = defineService<RouterConfig, RouterRuntime>
     });
     const store = new SqliteRegistryStore(cfg.dbDir, cfg.migrationsDir);
     ctx.onClose(() => store.close());
-    const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64, headersTimeout: cfg.upstreamTimeoutMs, bodyTimeout: 0 });
+    // Provider base URLs are supplied by admins: every connection is checked against the
+    // workstation's own ports and link-local addresses (issue 11 item 8), this service's bound port included.
+    const own = workstationEndpoints(cfg);
+    app.addHook('onListen', function onListen(done) {
+      const a = this.server.address();
+      if (a && typeof a === 'object') own.addPort(a.port);
+      done();
+    });
+    const dispatcher = createOutboundAgent({ own }, { keepAliveTimeout: 30_000, connections: 64, headersTimeout: cfg.upstreamTimeoutMs, bodyTimeout: 0 });
     ctx.onClose(() => dispatcher.close().catch(() => undefined));
 
     const stamp = serviceStamp('inference-router', cfg.tenantId, cfg.principalKeys);

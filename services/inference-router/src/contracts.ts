@@ -6,7 +6,9 @@
  * Admin routes (reached as `/v1/admin/inference/{rest}` through the gateway, admin role):
  * - `GET /v1/internal/providers` -> 200 `ProviderList` (the local engine included)
  * - `POST /v1/internal/providers` body `ProviderInput` -> 201 `ProviderView` (normalised and probed);
- *   400 `invalid_request` (bad URL); 409 `conflict` (name taken); 422 `provider_redirect`,
+ *   400 `invalid_request` (bad URL); 400 `url_not_allowed` (the URL reaches the workstation's own
+ *   gateway or service ports, or a link-local or unspecified address: issue 11 item 8);
+ *   409 `conflict` (name taken); 422 `provider_redirect`,
  *   `provider_unreachable`, `provider_key_missing`, `provider_auth_failed`, `provider_probe_failed`
  * - `GET /v1/internal/providers/{id}` -> 200 `ProviderView`; 404
  * - `PATCH|PUT /v1/internal/providers/{id}` body `ProviderPatch` (api_key null clears) -> 200;
@@ -50,6 +52,7 @@ export * from './contracts/openai.js';
  * | `provider_unreachable` | 422 | connection refused, DNS failure, timeout |
  * | `provider_auth_failed` | 422 | the provider refused the given api_key |
  * | `provider_probe_failed` | 422 | `/models` answered something other than an OpenAI model list |
+ * | `url_not_allowed` | 400 | the base URL reaches the workstation's own gateway or service ports, or a link-local or unspecified address (issue 11 item 8) |
  */
 export const INFERENCE_ROUTER_ERRORS = {
   provider_key_missing: { registration: 422, chat: 503 },
@@ -62,6 +65,7 @@ export const INFERENCE_ROUTER_ERRORS = {
   provider_unreachable: 422,
   provider_auth_failed: 422,
   provider_probe_failed: 422,
+  url_not_allowed: 400,
   invalid_request: { default: 400, upstream_payload_too_large: 413 },
 } as const satisfies ErrorTable;
 
@@ -72,9 +76,9 @@ export type InferenceRouterErrorCode = keyof typeof INFERENCE_ROUTER_ERRORS;
 export type InferenceErrorCode = Extract<InferenceRouterErrorCode,
   'provider_key_missing' | 'role_not_configured' | 'role_no_backend' | 'model_unknown' | 'backend_unavailable' | 'budget_exceeded'>;
 
-/** Error codes of provider registration (422). */
+/** Error codes of provider registration (422, and 400 `url_not_allowed`). */
 export type RegistrationErrorCode = Extract<InferenceRouterErrorCode,
-  'provider_redirect' | 'provider_unreachable' | 'provider_key_missing' | 'provider_auth_failed' | 'provider_probe_failed'>;
+  'provider_redirect' | 'provider_unreachable' | 'provider_key_missing' | 'provider_auth_failed' | 'provider_probe_failed' | 'url_not_allowed'>;
 
 /**
  * The router's environment-derived settings; main/config/services/inference-router.ts reads them

@@ -3,8 +3,10 @@
  * the object store (moving blobs of the old layout first), starts the embedder (its own worker
  * thread; with no model, dense retrieval is off and BM25 carries on), wires the domain and the
  * routes. `/readyz` answers ready as soon as the store is open and says whether dense and sparse
- * retrieval are on and, when dense is off, why. The indexing pump is the background work.
- * On close: the pump finishes its batch, turn events are flushed, the embedder and the store close.
+ * retrieval are on and, when dense is off, why. Uploads are parsed in worker threads (issue 11
+ * item 5). The indexing pump and the resumption of parses a stop cut short are the background work.
+ * On close: the pump finishes its batch, running parses stop, turn events are flushed, the
+ * embedder and the store close.
  */
 import { defineService } from '../../shared/kit/service.js';
 import { ObjectStore } from '../../shared/objects/object-store.js';
@@ -21,6 +23,7 @@ import { Search } from './domain/search.js';
 import { StatusReport } from './domain/status.js';
 import { Visibility } from './domain/visibility.js';
 import { Wiki } from './domain/wiki.js';
+import { WorkerPreparer } from './parsing/worker-preparer.js';
 import { audienceRoutes } from './routes/audiences.js';
 import { documentRoutes } from './routes/documents.js';
 import { ingestRoutes } from './routes/ingest.js';
@@ -61,10 +64,17 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
     const pump = new EmbeddingPump({ tenantId, chunks, vectors, jobs, embedder, logger });
     const indexer = new Indexer({ chunks, vectors, embedder, settings: cfg, pump, logger });
     const visibility = new Visibility({ tenantId, audiences, documents });
-    const ingest = new Ingest({ tenantId, documents, audiences, jobs, objects, indexer, pump, visibility, settings: cfg, logger, tx });
+    // Documents are parsed in worker threads, bounded in time, memory and number (issue 11 item 5);
+    // closed before the store, so a parse cut short leaves its document for the next start.
+    const preparer = new WorkerPreparer({
+      prepare: indexer.prepareOptions(), timeoutMs: cfg.parseTimeoutMs, memoryMb: cfg.parseMemoryMb, concurrency: cfg.parseConcurrency, logger,
+    });
+    onClose(() => preparer.close());
+    const ingest = new Ingest({ tenantId, documents, audiences, jobs, objects, indexer, preparer, pump, visibility, settings: cfg, logger, tx });
     const status = new StatusReport({ chunks, vectors, embedder, indexer, pump, settings: cfg });
 
     background('embedding-pump', () => pump.start(recreated));
+    background('interrupted-parses', () => { ingest.resumeInterrupted(); });
     app.health.check(() => (store.isOpen ? true : 'knowledge store closed'));
     app.health.detail(() => status.readiness());
 

@@ -7,8 +7,11 @@
  * Routes (all need a gateway-stamped principal; `tenant_id` in bodies and queries is accepted and
  * ignored: the tenant is the principal's, pinned by the gateway):
  * - `POST /v1/knowledge/ingest` multipart `file`, `title?`, `tenant_id?` -> 201 `IngestResult` (private item);
- *   400 no file, 413 too large, 415 unsupported format, 422 `ingestion_failed` `{error, code, document_id}`
- * - `POST /v1/knowledge/ingest/text` multipart (or JSON) `title`, `content` -> 201 `IngestResult` (private item)
+ *   202 `IngestResult` with `status: indexing` when the parse (a worker thread) outlasts KNOWLEDGE_INGEST_WAIT_MS;
+ *   400 no file, 413 too large, 415 unsupported format, 422 `ingestion_failed` `{error, code, document_id}`,
+ *   422 `document_limit_exceeded` `{error, code, document_id, limit}` (issue 11 item 5)
+ * - `POST /v1/knowledge/ingest/text` multipart (or JSON) `title`, `content` -> 201 `IngestResult` (private item);
+ *   202 and 422 as the file route
  * - `POST /v1/knowledge/ingest/batch` JSON `BatchIngestRequest` -> 201 `BatchIngestResult`;
  *   400 `confirm_tenant_wide_required` for a tenant-wide shared batch without the flag, 403 `owner_forbidden`
  * - `GET /v1/knowledge/jobs/:job_id` -> 200 `JobView` (progress of batch, reindex and re-embed jobs)

@@ -61,7 +61,7 @@ export const memoryService = defineService<MemoryConfig, MemoryRuntime>({
 
     app.health.check(() => (store.isOpen ? true : 'memory store closed'));
     app.health.detail(() => {
-      const st = dense.status();
+      const st = dense.status(null); // unauthenticated: no directories in the reason (issue 11 item 9)
       return { dense_retrieval: st.dense_enabled ? 'on' : 'off', dense_reason: st.dense_reason, sparse_retrieval: 'on' };
     });
 

@@ -284,7 +284,11 @@ export const ConsolidationReportSchema = Type.Object({
 /** Consolidation answer. */
 export type ConsolidationReport = Static<typeof ConsolidationReportSchema>;
 
-/** Answer of `GET /v1/memory/status`; `embedder` is the embedder's status object as it reports it. */
+/**
+ * Answer of `GET /v1/memory/status`; `embedder` is the embedder's status object as it reports it to
+ * admins, and without its model folder and with a `dense_reason` that names no directory to anyone
+ * else (issue 11 item 9).
+ */
 export const MemoryStatusSchema = Type.Object({
   dense_enabled: Type.Boolean(),
   dense_reason: Nullable(Type.String()),

@@ -1,8 +1,11 @@
 /**
  * Observability as the kit builds it (spec "Observability"): the store, the price book with the
- * external price list, generation, budget and trace use cases, a server span (stored directly) for
- * each request that carries a W3C `traceparent`, hourly span pruning, and the routes. Wiring only.
+ * external price list (fetched through the outbound agent, issue 11 item 8), generation, budget and
+ * trace use cases, a server span (stored directly) for each request that carries a W3C
+ * `traceparent`, hourly span pruning, and the routes. Wiring only.
  */
+import { workstationEndpoints } from '../../shared/http/outbound.js';
+import { createOutboundAgent } from '../../shared/http/outbound-agent.js';
 import { defineService } from '../../shared/kit/service.js';
 import { httpPriceList } from './clients/price-list.js';
 import { OBSERVABILITY_ERRORS, type ObservabilityConfig } from './contracts.js';
@@ -35,8 +38,15 @@ export const observabilityService = defineService<ObservabilityConfig, Observabi
     const store = openObsStore(cfg);
     ctx.onClose(() => store.close());
     const { tenantId } = cfg;
+    let source = ctx.runtime.priceList;
+    if (!source) {
+      // PRICING_MODELS_URL is supplied by the operator: no URL of the workstation's own (issue 11 item 8).
+      const outbound = createOutboundAgent({ own: workstationEndpoints(cfg) }, { connections: 1 });
+      ctx.onClose(() => outbound.close().catch(() => undefined));
+      source = httpPriceList(outbound);
+    }
     const prices = new PriceBook({
-      store: store.prices, source: ctx.runtime.priceList ?? httpPriceList, tenantId,
+      store: store.prices, source, tenantId,
       localPrices: cfg.localPrices, pricingModelsUrl: cfg.pricingModelsUrl, pricingTimeoutMs: cfg.pricingTimeoutMs,
     });
     const generations = new GenerationService({ store: store.generations, prices, tenantId });

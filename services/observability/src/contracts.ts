@@ -13,7 +13,8 @@
  * - `GET /v1/generations/{event_id}` -> 200 `GenerationRecord`; 404 `not_found`
  * - `GET /v1/prices` -> 200 `{items: PriceView[], refreshed_at, source_url}`
  * - `POST /v1/prices/refresh` (admin) -> 200 `{updated, refreshed_at, source_url}`;
- *   409 `pricing_url_missing`; 422 `pricing_refresh_failed`
+ *   409 `pricing_url_missing`; 422 `pricing_refresh_failed`; 400 `url_not_allowed` (PRICING_MODELS_URL
+ *   reaches the workstation's own gateway or service ports, or a link-local address: issue 11 item 8)
  * - `GET /v1/admin/observability/traces?limit&cursor` (admin) -> 200 `{items: TraceSummary[], next_cursor?}`
  * - `GET /v1/admin/observability/traces/{trace_id}` (admin) -> 200 `{trace_id, spans: SpanRecord[]}`; 404
  * - `GET /v1/admin/observability/usage?since&until` (admin) -> 200 `UsageReport`
@@ -38,11 +39,13 @@ export * from './contracts/admin.js';
  * | `service_account_required` | 403 | an ingestion or internal route called by a user |
  * | `pricing_url_missing` | 409 | `POST /v1/prices/refresh` with no PRICING_MODELS_URL |
  * | `pricing_refresh_failed` | 422 | the list could not be fetched or parsed |
+ * | `url_not_allowed` | 400 | PRICING_MODELS_URL reaches the workstation's own ports or a link-local address (issue 11 item 8) |
  */
 export const OBSERVABILITY_ERRORS = {
   service_account_required: 403,
   pricing_url_missing: 409,
   pricing_refresh_failed: 422,
+  url_not_allowed: 400,
 } as const satisfies ErrorTable;
 
 /** A code of the observability error table. */

@@ -17,8 +17,10 @@ export type Db = Database.Database;
 export interface OpenDbOptions {
   /** Directory holding `<store>.sqlite`; `':memory:'` for an in-memory database. */
   dbDir: string;
-  /** Store name: file name and migrations folder. */
+  /** Store name: file name and (unless `schema` is given) migrations folder. */
   store: string;
+  /** Migrations folder when several stores share one schema (e.g. each service's `turn-outbox`); default `store`. */
+  schema?: string;
   /** Absolute path of the repository's `migrations/`. */
   migrationsDir: string;
   /** Busy timeout, ms (default 5000). */
@@ -83,7 +85,7 @@ export function openDb(opts: OpenDbOptions): Db {
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
     db.pragma('foreign_keys = ON');
     if (opts.vec !== false) sqliteVec.load(db);
-    migrate(db, listMigrations(opts.migrationsDir, opts.store));
+    migrate(db, listMigrations(opts.migrationsDir, opts.schema ?? opts.store));
   } catch (err) {
     db.close();
     throw err;

@@ -9,8 +9,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { jcs } from './jcs.js';
 
-export { CAPABILITY_SCOPES, type AuthMethod, type CapabilityToken, type Principal } from './principal-types.js';
-import type { Principal } from './principal-types.js';
+export {
+  ACCOUNT_ROLES, CAPABILITY_SCOPES, SERVICE_ROLE, accountRoles, isAccountRole, isServicePrincipal,
+  type AccountRole, type AuthMethod, type CapabilityToken, type Principal,
+} from './principal-types.js';
+import { SERVICE_ROLE, type Principal } from './principal-types.js';
 
 /** Lifetime of the principal and capability token, in seconds. */
 export const STAMP_LIFETIME_SECONDS = 300;
@@ -93,12 +96,15 @@ export class StampVerifier<T extends { exp: number }> {
   }
 }
 
-/** Build a service principal (auth_method `service`, role `service-account`) for internal calls. */
+/**
+ * Build a service principal (auth_method `service`, id `service:<service>`, role `service-account`)
+ * for internal calls; `isServicePrincipal` recognises exactly these.
+ */
 export function servicePrincipal(service: string, tenantId: string, nowSeconds = Math.floor(Date.now() / 1000)): Principal {
   return {
     id: `service:${service}`,
     tenant_id: tenantId,
-    roles: ['service-account'],
+    roles: [SERVICE_ROLE],
     groups: [],
     auth_method: 'service',
     iat: nowSeconds,

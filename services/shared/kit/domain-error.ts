@@ -13,6 +13,8 @@
 /** The codes every service may throw without listing them (DESIGN.md "Errors"). */
 export const COMMON_ERRORS = {
   invalid_request: 400,
+  /** A JSON body nested deeper than the service accepts (issue 11 item 4). */
+  json_too_deep: 400,
   unauthorized: 401,
   principal_missing: 401,
   principal_invalid: 401,

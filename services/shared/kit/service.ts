@@ -7,7 +7,8 @@
  * (`ctx.background`). The kit does the rest the same way for every service:
  *
  * - `buildService(def, cfg, runtime)`: the fastify app (not listening) with the shared plugins
- *   (`svc-errors`, `svc-principal`, `svc-health`, `svc-metrics`), for tests with `inject()`;
+ *   (`svc-errors`, `svc-principal`, `svc-health`, `svc-metrics`) and the depth-checked JSON body
+ *   parser (json-body.ts), for tests with `inject()`;
  * - `serviceStart(def)`: the `start(cfg, runtime)` every `index.ts` exports. It listens, then starts
  *   background work, and `close()` drains the server, stops background work, then runs the closers
  *   in reverse order of registration and flushes the log. If `setup` or `listen` throws, what was
@@ -24,6 +25,8 @@ import type { ServiceName } from '../services.js';
 import type { ErrorTable } from './domain-error.js';
 import { errorsPlugin, type ErrorsPluginOptions } from './errors.js';
 import { healthPlugin } from './health.js';
+import { useBoundedJsonParser } from './json-body.js';
+import { JSON_MAX_DEPTH } from './json-depth.js';
 import { metricsPlugin } from './metrics.js';
 import { principalPlugin } from './principal.js';
 
@@ -51,6 +54,8 @@ export interface ServiceDefinition<Cfg extends CommonServiceConfig = CommonServi
   errors: ErrorTable;
   /** Largest request body, bytes (default 1 MiB). */
   bodyLimit?: number | ((cfg: Cfg) => number);
+  /** Deepest JSON body nesting accepted (default `JSON_MAX_DEPTH`, 64); deeper answers 400 `json_too_deep` (issue 11 item 4). */
+  jsonMaxDepth?: number;
   /** Verify gateway stamps (`svc-principal`). Default true; the gateway, which stamps, says false. */
   principal?: boolean;
   /** Collect Node default metrics (default true). */
@@ -108,6 +113,7 @@ export async function buildService<Cfg extends CommonServiceConfig, Rt>(
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
     ...def.serverOptions?.(cfg),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+  useBoundedJsonParser(app, def.jsonMaxDepth ?? JSON_MAX_DEPTH);
 
   const closers: Array<() => void | Promise<void>> = [];
   const work: Array<{ name: string; start: BackgroundStart }> = [];

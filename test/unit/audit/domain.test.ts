@@ -19,10 +19,12 @@ const KEY = 'k1-9f8e7d6c5b4a39281706f5e4d3c2b1a0-audit-key';
 const KEY2 = 'k2-0a1b2c3d4e5f60718293a4b5c6d7e8f9-audit-key';
 const material = (signingKey: string, keyVersion = 'v1'): AuditKeyMaterial => ({ signingKey, keyVersion, previousSigningKey: null, previousKeyVersion: null });
 
-const ADMIN = { id: 'admin-1', roles: ['admin', 'user'] };
-const SERVICE = { id: 'service:gateway', roles: ['service-account'] };
-const OWNER = { id: 'user-1', roles: ['user'] };
-const OTHER = { id: 'user-2', roles: ['user'] };
+const ADMIN = { id: 'admin-1', roles: ['admin', 'user'], auth_method: 'password' as const };
+const SERVICE = { id: 'service:gateway', roles: ['service-account'], auth_method: 'service' as const };
+const OWNER = { id: 'user-1', roles: ['user'], auth_method: 'password' as const };
+const OTHER = { id: 'user-2', roles: ['user'], auth_method: 'password' as const };
+/** A user whose principal claims the service role (issue 11 item 1): not a service. */
+const FORGED = { id: 'user-3', roles: ['service-account', 'user'], auth_method: 'password' as const };
 
 function turn(over: Partial<TurnRecord> = {}): TurnRecord {
   return {
@@ -101,6 +103,8 @@ test('the receipt list narrows to the caller unless privileged, and refuses a fo
 test('only service accounts pass requireServiceAccount', () => {
   assert.equal(requireServiceAccount(SERVICE), SERVICE);
   assert.equal(code(() => requireServiceAccount(ADMIN)), 'service_account_required');
+  assert.equal(code(() => requireServiceAccount(FORGED)), 'service_account_required');
+  assert.equal(seesWholeTenant(FORGED), false);
 });
 
 test('an upload carries exactly one of content and content_base64, and the base64 must be well formed', () => {

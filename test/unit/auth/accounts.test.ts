@@ -13,10 +13,10 @@ const boot = (w: World, bootstrapAdmin: { email: string; password: string } | nu
 describe('UserService', () => {
   it('normalises input and rejects duplicates case-insensitively', async () => {
     const w = await world();
-    const u = await w.users.create({ email: 'Zoe@Example.TEST', display_name: '  Zoe ', roles: ['user', 'user', 'ops.eu'] });
+    const u = await w.users.create({ email: 'Zoe@Example.TEST', display_name: '  Zoe ', roles: ['user', 'user', 'platform_admin'] });
     assert.equal(u.email, 'zoe@example.test');
     assert.equal(u.display_name, 'Zoe');
-    assert.deepEqual(u.roles, ['user', 'ops.eu']);
+    assert.deepEqual(u.roles, ['user', 'platform_admin']);
     assert.equal(u.has_password, false);
     assert.equal(await codeOf(w.users.create({ email: 'ZOE@example.test', display_name: 'Z' })), 'user_exists');
     assert.equal(await codeOf(w.users.create({ email: 'bad', display_name: 'Z' })), 'invalid_request');

@@ -15,33 +15,42 @@ describe('LoginService', () => {
     assert.match(w.store.users.byId(u.id)!.password_hash!, /^scrypt\$1024\$/);
   });
 
-  it('answers 429 with the exact Retry-After once the account limit is reached, without checking the password', async () => {
+  it('answers 429 with the exact Retry-After once an account and source reach the limit, without checking the password', async () => {
+    // Issue 11 item 2: counted per account AND source; delays then double from 1 s.
     const w = await world();
     await addUser(w, 'carol@example.test', 'carol-password');
-    for (let i = 0; i < 3; i++) {
-      assert.equal(await codeOf(w.login.login('carol@example.test', 'nope', `10.0.1.${i}`)), 'invalid_credentials');
-      w.clock.advance(10_000);
-    }
-    // Failures at t0, t0+10s, t0+20s; now t0+30s: the oldest leaves the 60 s window in 30 s.
+    for (let i = 0; i < 3; i++) assert.equal(await codeOf(w.login.login('carol@example.test', 'nope', '10.0.1.1')), 'invalid_credentials');
     let err: unknown;
-    try { await w.login.login('carol@example.test', 'carol-password', '10.0.1.9'); } catch (e) { err = e; }
+    try { await w.login.login('carol@example.test', 'carol-password', '10.0.1.1'); } catch (e) { err = e; }
     // The domain throws a typed error; its status comes from the service's one error table.
     assert.ok(err instanceof DomainError);
     assert.equal(statusOf(AUTH_ERRORS, err.code), 429);
     assert.equal(err.code, 'login_throttled');
-    assert.equal(err.headers?.['retry-after'], '30');
-    // Throttled attempts are not counted: once the oldest failure expires, one more try is allowed.
-    w.clock.advance(30_000);
-    const ok = await w.login.login('carol@example.test', 'carol-password', '10.0.1.9');
+    assert.equal(err.headers?.['retry-after'], '1');
+    // Throttled attempts are not counted; after the delay one more guess is allowed, then 2 s.
+    w.clock.advance(1000);
+    assert.equal(await codeOf(w.login.login('carol@example.test', 'nope', '10.0.1.1')), 'invalid_credentials');
+    try { await w.login.login('carol@example.test', 'carol-password', '10.0.1.1'); } catch (e) { err = e; }
+    assert.equal((err as DomainError).headers?.['retry-after'], '2');
+    w.clock.advance(2000);
+    const ok = await w.login.login('carol@example.test', 'carol-password', '10.0.1.1');
     assert.equal(typeof ok.access_token, 'string');
-    // ... and the success cleared the account's failures.
-    assert.equal(w.store.failures.accountStats('carol@example.test', 0, 3).count, 0);
+    // ... and the success forgot that source's failures for the account.
+    assert.equal(w.store.throttle.get('carol@example.test', '10.0.1.1'), null);
+  });
+
+  it('does not let failures from one source delay the account from another', async () => {
+    const w = await world();
+    await addUser(w, 'owner@example.test', 'owner-password');
+    for (let i = 0; i < 10; i++) await codeOf(w.login.login('owner@example.test', 'guess', '203.0.113.9'));
+    assert.equal(await codeOf(w.login.login('owner@example.test', 'owner-password', '203.0.113.9')), 'login_throttled');
+    assert.equal(await codeOf(w.login.login('owner@example.test', 'owner-password', '198.51.100.4')), undefined);
   });
 
   it('throttles unknown accounts exactly like known ones', async () => {
     const w = await world();
-    for (let i = 0; i < 3; i++) await codeOf(w.login.login('ghost@example.test', 'x', `10.0.2.${i}`));
-    assert.equal(await codeOf(w.login.login('ghost@example.test', 'x', '10.0.2.9')), 'login_throttled');
+    for (let i = 0; i < 3; i++) await codeOf(w.login.login('ghost@example.test', 'x', '10.0.2.1'));
+    assert.equal(await codeOf(w.login.login('ghost@example.test', 'x', '10.0.2.1')), 'login_throttled');
   });
 
   it('throttles a client IP across accounts', async () => {
@@ -55,7 +64,7 @@ describe('LoginService', () => {
   it('counts parallel guesses before the password is checked', async () => {
     const w = await world();
     await addUser(w, 'erin@example.test', 'erin-password');
-    const codes = await Promise.all(Array.from({ length: 6 }, (_, i) => codeOf(w.login.login('erin@example.test', `guess-${i}`, `10.0.4.${i}`))));
+    const codes = await Promise.all(Array.from({ length: 6 }, (_, i) => codeOf(w.login.login('erin@example.test', `guess-${i}`, '10.0.4.1'))));
     assert.equal(codes.filter((c) => c === 'invalid_credentials').length, 3);
     assert.equal(codes.filter((c) => c === 'login_throttled').length, 3);
   });

@@ -110,6 +110,10 @@ test('parseGroupRoleMap: Group:role pairs, last colon splits, roles deduplicated
   assert.deepEqual(parseGroupRoleMap(undefined), {});
   assert.throws(() => parseGroupRoleMap(':admin'), ConfigError);
   assert.throws(() => parseGroupRoleMap('Group:'), ConfigError);
+  // Issue 11 item 1: groups map only onto account roles.
+  assert.deepEqual(parseGroupRoleMap('A:tenant_admin,B:platform_admin'), { A: ['tenant_admin'], B: ['platform_admin'] });
+  assert.throws(() => parseGroupRoleMap('Bots:service-account'), /SVC_GROUP_ROLE_MAP may map groups only onto user, admin, tenant_admin, platform_admin/);
+  assert.throws(() => parseGroupRoleMap('X:auditor'), ConfigError);
 });
 
 test('serviceConfigs: every slice has the common settings; plain slices carry their typed settings', () => {

@@ -19,7 +19,7 @@ const settings = { tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, cap
 
 function setup(over: { authEnabled?: boolean; exceeded?: boolean } = {}) {
   const emitted: Array<{ type: string; payload: Record<string, unknown> }> = [];
-  const events = { emit: (_t: string, _p: string, type: string, payload: Record<string, unknown>) => { emitted.push({ type, payload }); return 'id'; } } as unknown as TurnEventClient;
+  const events = { emit: (_t: string, _p: string, type: string, payload: Record<string, unknown>) => { emitted.push({ type, payload }); return 'id'; }, commit: () => undefined } as unknown as TurnEventClient;
   const limiter = (async () => (over.exceeded
     ? { isAllowed: false, isExceeded: true, ttlInSeconds: 0, max: 5, key: 'k', timeWindow: 60_000, remaining: 0, ttl: 0, isBanned: false }
     : { isAllowed: true, key: 'k' })) as unknown as Limiter;
@@ -106,7 +106,8 @@ test('a turn starts with a ULID and turn_started, and ends sealed or failed', as
   assert.equal(r.sent['x-svc-turn-id'], st.turnId);
   assert.deepEqual(emitted[0], { type: 'turn_started', payload: { method: 'POST', path: '/v1/chat', route: '/v1/*', correlation_id: st.correlationId } });
   steps.endTurn(rq, reply(200), st);
-  steps.endTurn(rq, reply(502), st);
+  // Each turn ends once (issue 11 item 7): a second ending is a second turn's.
+  steps.endTurn(rq, reply(502), { ...st, turnEnd: 'open' });
   assert.deepEqual(emitted.slice(1).map((e) => [e.type, e.payload.status]), [['turn_sealed', 200], ['turn_failed', 502]]);
   assert.match(await registry.metrics(), /a_total\{status="502",target="agent-runtime"\} 1/);
 });

@@ -15,7 +15,7 @@ import type { ValidatedClaims } from '../../../services/gateway/src/contracts.js
 
 const settings: IdentitySettings = {
   tenantId: 'acme', principalKeys: ['p'.repeat(64)], capTokenKeys: ['c'.repeat(64)],
-  adminEmailAllowlist: ['boss@example.com'], groupRoleMap: { Admins: ['admin'], Auditors: ['auditor'] },
+  adminEmailAllowlist: ['boss@example.com'], groupRoleMap: { Admins: ['admin'], Auditors: ['tenant_admin'] },
 };
 const claims = (over: Partial<ValidatedClaims> = {}): ValidatedClaims => ({
   iss: 'http://issuer', sub: 'user-1', iat: 1000, exp: 2000, email: 'ana@example.com', name: 'Ana',
@@ -23,9 +23,9 @@ const claims = (over: Partial<ValidatedClaims> = {}): ValidatedClaims => ({
 });
 
 test('roles: realm roles, then group mapping, then the admin allow-list; sorted, never removed', () => {
-  assert.deepEqual(effectiveRoles(claims(), settings), ['auditor', 'user']);
+  assert.deepEqual(effectiveRoles(claims(), settings), ['tenant_admin', 'user']);
   assert.deepEqual(effectiveRoles(claims({ email: 'Boss@Example.com', groups: [] }), settings), ['admin', 'user']);
-  assert.deepEqual(effectiveRoles({ realm_access: { roles: 'admin' }, groups: 'Admins', roles: ['x'] }, settings), ['x']);
+  assert.deepEqual(effectiveRoles({ realm_access: { roles: 'admin' }, groups: 'Admins', roles: ['platform_admin'] }, settings), ['platform_admin']);
 });
 
 test('header values: visible ASCII as is, anything else percent-encoded', () => {
@@ -40,7 +40,7 @@ test('stamped identity: pinned tenant, signed principal, downstream headers', ()
   assert.equal(id.principal.auth_method, 'upstream_oidc');
   assert.equal(id.principal.display_name, 'Ana');
   assert.equal(id.stampExp, 5300);
-  assert.deepEqual(id.headers, { 'x-user-id': 'user-1', 'x-user-roles': 'auditor,user', 'x-tenant-id': 'acme', 'x-user-email': 'ana@example.com' });
+  assert.deepEqual(id.headers, { 'x-user-id': 'user-1', 'x-user-roles': 'tenant_admin,user', 'x-tenant-id': 'acme', 'x-user-email': 'ana@example.com' });
   const v = verifyStamp<Principal>(id.stamp, settings.principalKeys, 5000);
   assert.ok(v.ok && v.payload.id === 'user-1');
   assert.equal(anonymousIdentity(settings, 5000).principal.auth_method, 'anonymous');

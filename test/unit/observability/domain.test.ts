@@ -15,9 +15,9 @@ import type { BudgetRow, GenerationFilter, GenerationStore, ListPrice, PriceStor
 import { TraceService } from '../../../services/observability/src/domain/traces.js';
 import { isDomainError, statusOf } from '../../../services/shared/kit/domain-error.js';
 
-const admin = { id: 'a', roles: ['admin'] };
-const user = { id: 'u', roles: ['user'] };
-const service = { id: 'service:x', roles: ['service-account'] };
+const admin = { id: 'a', roles: ['admin'], auth_method: 'password' as const };
+const user = { id: 'u', roles: ['user'], auth_method: 'password' as const };
+const service = { id: 'service:x', roles: ['service-account'], auth_method: 'service' as const };
 
 function codeOf(fn: () => unknown): [string, number] {
   try { fn(); } catch (e) { assert.ok(isDomainError(e)); return [e.code, statusOf(OBSERVABILITY_ERRORS, e.code, e.situation)]; }

@@ -1,8 +1,9 @@
 /**
- * Receipt format v1 wire shapes (DESIGN.md "Receipt format v1"; spec "Turn event", "Turn envelope",
- * "Receipt", "Offline verification"): TypeBox schemas of the receipt object, envelope, proof
- * export, receipt detail and bundle, with their types derived. The pure verifier
- * (`verifier/`) and the routes share these; the formulas live in `verifier/format.ts`.
+ * Receipt format v1 / v1.1 wire shapes (DESIGN.md "Receipt format v1"; spec "Turn event", "Turn
+ * envelope", "Receipt", "Offline verification"; docs/receipts.md): TypeBox schemas of the receipt
+ * object, envelope, proof export, receipt detail and bundle, with their types derived. The pure
+ * verifier (`verifier/`) and the routes share these; the formulas live in `verifier/format.ts`.
+ * v1.1 (issue 11 item 3) adds `format` to the proof export and the redacted suffix row.
  *
  * Property order of each schema is the order the service answers today (response schemas
  * serialise in schema order): the envelope payload is stored as JCS text and answered parsed, so
@@ -125,7 +126,7 @@ export const EnvelopeRecordSchema = Type.Object({
 /** The signed envelope plus its anchor. */
 export type EnvelopeRecord = Static<typeof EnvelopeRecordSchema>;
 
-/** One audit chain row of a proof suffix. */
+/** One audit chain row of a proof suffix, in full (v1 and v1.1). */
 export const SuffixRowSchema = Type.Object({
   id: Type.Integer(),
   seq: Type.Integer(),
@@ -136,14 +137,53 @@ export const SuffixRowSchema = Type.Object({
   key_version: Type.String(),
   chain_hash: Type.String(),
 });
-/** One audit chain row of a proof suffix. */
+/** One audit chain row of a proof suffix, in full. */
 export type SuffixRow = Static<typeof SuffixRowSchema>;
 
-/** Proof export: `GET /v1/receipts/{turn_id}/proof`. suffix[0] is the anchoring row, then every later row. */
+/**
+ * The `format` of a v1.1 proof export (docs/receipts.md; issue 11 item 3). A v1 export has no
+ * `format` key. v1.1 allows `RedactedSuffixRow`s in the suffix.
+ */
+export const RECEIPT_FORMAT_V1_1 = '1.1';
+
+/**
+ * A suffix row of another principal in a non-admin v1.1 export (issue 11 item 3): the link fields
+ * and `signed_payload_sha256` = SHA-256 (lowercase hex) of the UTF-8 bytes of the row's exact
+ * `signed_payload` text, in place of the payload. `chain_hash` = H(JCS({id, previous_hash,
+ * signature})) needs no payload, so continuity still verifies; the HMAC cannot be checked offline.
+ */
+export const RedactedSuffixRowSchema = Type.Object({
+  id: Type.Integer(),
+  seq: Type.Integer(),
+  /** SHA-256 hex of the UTF-8 `signed_payload` text this row stands for. */
+  signed_payload_sha256: Type.String(),
+  signature: Type.String(),
+  previous_hash: Type.String(),
+  key_version: Type.String(),
+  chain_hash: Type.String(),
+});
+/** A redacted suffix row (v1.1). */
+export type RedactedSuffixRow = Static<typeof RedactedSuffixRowSchema>;
+
+/** A row of a proof suffix: in full, or (v1.1, another principal's row) redacted. */
+export const ProofSuffixRowSchema = Type.Union([SuffixRowSchema, RedactedSuffixRowSchema]);
+/** A row of a proof suffix: in full or redacted. */
+export type ProofSuffixRow = Static<typeof ProofSuffixRowSchema>;
+
+/** True when `row` is a redacted (v1.1) row: it carries `signed_payload_sha256`, not `signed_payload`. */
+export function isRedactedRow(row: ProofSuffixRow): row is RedactedSuffixRow {
+  return !('signed_payload' in row);
+}
+
+/**
+ * Proof export: `GET /v1/receipts/{turn_id}/proof`. suffix[0] is the anchoring row, then every later
+ * row. The service answers `format: "1.1"`; an export without `format` is v1 (every row in full).
+ */
 export const ProofExportSchema = Type.Object({
+  format: Type.Optional(StringEnum([RECEIPT_FORMAT_V1_1] as const)),
   receipt: ReceiptObjectSchema,
   envelope: EnvelopeRecordSchema,
-  audit_chain: Type.Object({ suffix: Type.Array(SuffixRowSchema) }),
+  audit_chain: Type.Object({ suffix: Type.Array(ProofSuffixRowSchema) }),
 });
 /** Proof export. */
 export type ProofExport = Static<typeof ProofExportSchema>;
@@ -167,6 +207,22 @@ export const CHECK_IDS = ['structure', 'binding', 'leaves', 'merkle_root', 'enve
 /** A check identifier. */
 export type CheckId = (typeof CHECK_IDS)[number];
 
+/**
+ * What a verification could check of the chain suffix (issue 11 item 3; docs/receipts.md): how
+ * many rows it had in full (HMAC, signed fields and links checked) and how many redacted (links
+ * only); `redacted_tail` counts the redacted rows after the last full row, whose links no later
+ * signed row pins. `format` is the proof export's format (`1` when it has none).
+ */
+export const SuffixCoverageSchema = Type.Object({
+  format: StringEnum(['1', RECEIPT_FORMAT_V1_1] as const),
+  rows: Type.Integer(),
+  full: Type.Integer(),
+  redacted: Type.Integer(),
+  redacted_tail: Type.Integer(),
+});
+/** What a verification could check of the chain suffix. */
+export type SuffixCoverage = Static<typeof SuffixCoverageSchema>;
+
 /** Error codes of verification (switch on these, never on messages). */
 export type VerificationErrorCode =
   | 'MALFORMED'
@@ -177,4 +233,8 @@ export type VerificationErrorCode =
   | 'UNKNOWN_KEY_VERSION'
   | 'ANCHOR_ERROR'
   | 'ROW_SIGNATURE_ERROR'
-  | 'CHAIN_CONTINUITY_ERROR';
+  | 'CHAIN_CONTINUITY_ERROR'
+  /** Nesting deeper than the verifier's limit (issue 11 item 4): refused, never walked. */
+  | 'INPUT_TOO_DEEP'
+  /** Input larger than the verifier's limit (issue 11 item 4). */
+  | 'INPUT_TOO_LARGE';

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { Nullable, StringEnum } from './common.js';
-import { CHECK_IDS, ReceiptObjectSchema } from './receipt-format.js';
+import { CHECK_IDS, ReceiptObjectSchema, SuffixCoverageSchema } from './receipt-format.js';
 
 /** Query of `GET /v1/receipts`: limit 1-200 (default 50) and the previous page's `next_cursor`. */
 export const ReceiptListQuerySchema = Type.Object({
@@ -40,10 +40,15 @@ export const CheckViewSchema = Type.Object({
   detail: Type.String(),
 });
 
-/** 200 body of `POST /v1/receipts/:turn_id/verify`; `receipt.status` is `verified` when every check held. */
+/**
+ * 200 body of `POST /v1/receipts/:turn_id/verify`; `receipt.status` is `verified` when every check
+ * held. The server verifies the bundle the caller would export (v1.1: other principals' rows
+ * redacted for non-admins), and `suffix` says how many rows it checked in full and by link only.
+ */
 export const ReceiptVerifyResponseSchema = Type.Object({
   ok: Type.Boolean(),
   checks: Type.Array(CheckViewSchema),
+  suffix: SuffixCoverageSchema,
   receipt: ReceiptObjectSchema,
   verified_at: Nullable(Type.String()),
   verified_by: Nullable(Type.String()),

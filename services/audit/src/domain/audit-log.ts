@@ -2,7 +2,7 @@
  * The audit log use cases (spec "Audit log row", "Audit and receipts"): append a row for the
  * caller (secrets redacted before signing), the admin listing, and the server-side chain check.
  */
-import type { Principal } from '../../../shared/identity/principal.js';
+import { isServicePrincipal, type Principal } from '../../../shared/identity/principal-types.js';
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { AuditAppendRequest, AuditAppendResponse, AuditListQuery, AuditRowPage, AuditRowView, ChainReport } from '../contracts/audit-log.js';
 import { chainHash, type Json } from '../verifier/format.js';
@@ -32,16 +32,16 @@ export class AuditLogService {
   constructor(private readonly tenantId: string, private readonly log: AuditLogStore, private readonly writer: ChainWriter, private readonly keys: KeyProvider) {}
 
   /**
-   * Append a row for `caller` (`POST /v1/audit`). `user_id` is honoured from service accounts
-   * only; `result` folds into `detail.result`; secret-looking detail keys are redacted.
+   * Append a row for `caller` (`POST /v1/audit`). `user_id` is honoured from service principals
+   * only (`isServicePrincipal`, issue 11 item 1); `result` folds into `detail.result`; secret-looking detail keys are redacted.
    * @returns the row's chain fields once committed.
    * @throws DomainError 400 `tenant_missing` when the caller carries no tenant_id.
    */
-  async append(caller: Pick<Principal, 'id' | 'roles' | 'tenant_id'>, b: AuditAppendRequest): Promise<AuditAppendResponse> {
+  async append(caller: Pick<Principal, 'id' | 'roles' | 'tenant_id' | 'auth_method'>, b: AuditAppendRequest): Promise<AuditAppendResponse> {
     if (typeof caller.tenant_id !== 'string' || caller.tenant_id.length === 0) throw new DomainError('tenant_missing', 'the principal carries no tenant_id');
     let detail = redactSecrets((b.detail ?? {}) as Json) as Record<string, Json>;
     if (b.result !== undefined) detail = { ...detail, result: redactSecrets(b.result as Json) };
-    const userId = caller.roles.includes('service-account') && b.user_id !== undefined ? b.user_id : caller.id;
+    const userId = isServicePrincipal(caller) && b.user_id !== undefined ? b.user_id : caller.id;
     const row = await this.writer.append({
       tenant_id: this.tenantId, user_id: userId, action: b.action, resource_type: b.resource_type ?? null, resource_id: b.resource_id ?? null,
       detail_type: b.detail_type ?? null, detail, agent_id: b.agent_id ?? null, agent_chain: (b.agent_chain ?? null) as Json,

@@ -6,22 +6,45 @@
  * `verified` once `POST /v1/receipts/{turn_id}/verify` checked its bundle server-side. Detail, proof
  * and bundle exist only once sealed. The `...For` methods are the use cases of the routes: they
  * apply the turn service's visibility and answer 404 `receipt_not_sealed` before the seal.
+ *
+ * Proof exports are receipt format v1.1 (issue 11 item 3; docs/receipts.md): for a caller who does
+ * not see the whole tenant, every suffix row after the anchor whose `user_id` is not the caller's
+ * is redacted to its link fields and `signed_payload_sha256`; admins and service accounts export
+ * every row in full.
  */
 import { DomainError, invalidInput } from '../../../shared/kit/domain-error.js';
-import type { ProofExport, ReceiptBundle, ReceiptDetail, EnvelopeRecord } from '../contracts/receipt-format.js';
+import {
+  RECEIPT_FORMAT_V1_1, type EnvelopeRecord, type ProofExport, type ProofSuffixRow, type ReceiptBundle, type ReceiptDetail,
+} from '../contracts/receipt-format.js';
 import type { ReceiptPage, ReceiptVerifyResponse } from '../contracts/receipts.js';
 import { chainHash } from '../verifier/format.js';
 import type { VerificationReport } from '../verifier/types.js';
 import { verifyBundle } from '../verifier/verify.js';
 import { ownerFilter, type Viewer } from './access.js';
 import { orderedEvents } from './events.js';
-import { nodeHashProvider, type KeyProvider } from './keys.js';
-import type { AuditLogStore, EnvelopeStore, TurnEventStore, TurnRecord, TurnStore } from './ports.js';
+import { nodeHashProvider, sha256HexFast, type KeyProvider } from './keys.js';
+import type { AuditLogStore, AuditRowRecord, EnvelopeStore, TurnEventStore, TurnRecord, TurnStore } from './ports.js';
 import { envelopeRecordOf, receiptOf } from './receipt-views.js';
 
 /** 404 `receipt_not_sealed` for a turn that exists but is not sealed yet (spec "Errors"). */
 export function notSealed(turnId: string): DomainError<'receipt_not_sealed'> {
   return new DomainError('receipt_not_sealed', `turn ${turnId} is not sealed yet`);
+}
+
+/**
+ * One row of a proof suffix as exported (receipt format v1.1): in full, or, when `redact` is set,
+ * its link fields with `signed_payload_sha256` = SHA-256 hex of the exact signed payload text.
+ * `chain_hash` = H(JCS({id, previous_hash, signature})) is computed either way.
+ */
+export function suffixRowOf(r: AuditRowRecord, redact: boolean): ProofSuffixRow {
+  const chain_hash = chainHash(r.id, r.previous_hash, r.signature, nodeHashProvider);
+  if (redact) {
+    return {
+      id: r.id, seq: r.seq, signed_payload_sha256: sha256HexFast(r.signed_payload), signature: r.signature, previous_hash: r.previous_hash,
+      key_version: r.key_version, chain_hash,
+    };
+  }
+  return { id: r.id, seq: r.seq, signed_payload: r.signed_payload, signature: r.signature, previous_hash: r.previous_hash, key_version: r.key_version, chain_hash };
 }
 
 /** The tables receipts read. */
@@ -76,22 +99,25 @@ export class ReceiptService {
     return { receipt: receiptOf(t), envelope: env, events: orderedEvents(this.events.ofTurn(tenantId, turnId)) };
   }
 
-  /** Proof export `{receipt, envelope, audit_chain: {suffix}}`, or null before the seal. */
-  proof(tenantId: string, turnId: string): ProofExport | null {
+  /**
+   * Proof export `{format: "1.1", receipt, envelope, audit_chain: {suffix}}`, or null before the
+   * seal. `redactFor` null exports every row in full; a principal id redacts every row after the
+   * anchor (suffix[0], always in full) whose `user_id` is not that principal (system rows, whose
+   * `user_id` is null, included).
+   */
+  proof(tenantId: string, turnId: string, redactFor: string | null = null): ProofExport | null {
     const t = this.turns.get(tenantId, turnId);
     const env = this.envelope(tenantId, turnId);
     if (!t || !env) return null;
-    const suffix = this.log.suffixFrom(tenantId, env.audit_seq).map((r) => ({
-      id: r.id, seq: r.seq, signed_payload: r.signed_payload, signature: r.signature, previous_hash: r.previous_hash,
-      key_version: r.key_version, chain_hash: chainHash(r.id, r.previous_hash, r.signature, nodeHashProvider),
-    }));
-    return { receipt: receiptOf(t), envelope: env, audit_chain: { suffix } };
+    const suffix = this.log.suffixFrom(tenantId, env.audit_seq)
+      .map((r, i) => suffixRowOf(r, redactFor !== null && i > 0 && r.user_id !== redactFor));
+    return { format: RECEIPT_FORMAT_V1_1, receipt: receiptOf(t), envelope: env, audit_chain: { suffix } };
   }
 
-  /** Bundle `{detail, proof}`, or null before the seal. */
-  bundle(tenantId: string, turnId: string): ReceiptBundle | null {
+  /** Bundle `{detail, proof}`, or null before the seal; `redactFor` as for `proof`. */
+  bundle(tenantId: string, turnId: string, redactFor: string | null = null): ReceiptBundle | null {
     const detail = this.detail(tenantId, turnId);
-    const proof = this.proof(tenantId, turnId);
+    const proof = this.proof(tenantId, turnId, redactFor);
     return detail && proof ? { detail, proof } : null;
   }
 
@@ -101,16 +127,20 @@ export class ReceiptService {
     return this.detail(tenantId, turnId) ?? throwNotSealed(turnId);
   }
 
-  /** `GET /v1/receipts/:turn_id/proof` and `GET /v1/turns/:turn_id/proof`. @throws `turn_not_found`, `receipt_not_sealed`. */
+  /**
+   * `GET /v1/receipts/:turn_id/proof` and `GET /v1/turns/:turn_id/proof`: other principals' rows
+   * redacted unless the viewer sees the whole tenant (admins, service accounts).
+   * @throws `turn_not_found`, `receipt_not_sealed`.
+   */
   proofFor(tenantId: string, viewer: Viewer, turnId: string): ProofExport {
     this.visibility.visibleTurn(tenantId, viewer, turnId);
-    return this.proof(tenantId, turnId) ?? throwNotSealed(turnId);
+    return this.proof(tenantId, turnId, ownerFilter(viewer)) ?? throwNotSealed(turnId);
   }
 
-  /** `GET /v1/receipts/:turn_id/bundle`. @throws `turn_not_found`, `receipt_not_sealed`. */
+  /** `GET /v1/receipts/:turn_id/bundle`, redacted as `proofFor`. @throws `turn_not_found`, `receipt_not_sealed`. */
   bundleFor(tenantId: string, viewer: Viewer, turnId: string): ReceiptBundle {
     this.visibility.visibleTurn(tenantId, viewer, turnId);
-    return this.bundle(tenantId, turnId) ?? throwNotSealed(turnId);
+    return this.bundle(tenantId, turnId, ownerFilter(viewer)) ?? throwNotSealed(turnId);
   }
 
   /**
@@ -134,11 +164,12 @@ export class ReceiptService {
   }
 
   /**
-   * Verify a sealed turn's bundle server-side with the keys in force; when it holds, move the
-   * receipt to `verified` and record when and by whom. @returns null before the seal.
+   * Verify a sealed turn's bundle server-side with the keys in force (`redactFor` as for `proof`:
+   * the bundle that caller would export); when it holds, move the receipt to `verified` and record
+   * when and by whom. @returns null before the seal.
    */
-  verify(tenantId: string, turnId: string, by: string, now: Date = new Date()): { report: VerificationReport; turn: TurnRecord } | null {
-    const bundle = this.bundle(tenantId, turnId);
+  verify(tenantId: string, turnId: string, by: string, now: Date = new Date(), redactFor: string | null = null): { report: VerificationReport; turn: TurnRecord } | null {
+    const bundle = this.bundle(tenantId, turnId, redactFor);
     if (!bundle) return null;
     const report = verifyBundle(bundle, { keys: this.keys().byVersion, hash: nodeHashProvider });
     if (report.ok) this.turns.markVerified(tenantId, turnId, now.toISOString(), by);
@@ -146,15 +177,18 @@ export class ReceiptService {
   }
 
   /**
-   * `POST /v1/receipts/:turn_id/verify` by `viewer` (recorded as `verified_by`).
+   * `POST /v1/receipts/:turn_id/verify` by `viewer` (recorded as `verified_by`): checks the bundle the
+   * viewer would export, so the answer agrees with `svc-verify` on that file; `suffix` counts the
+   * rows checked in full and by link only.
    * @throws DomainError `turn_not_found`, `receipt_not_sealed`.
    */
   verifyFor(tenantId: string, viewer: Viewer, turnId: string, now: Date = new Date()): ReceiptVerifyResponse {
     this.visibility.visibleTurn(tenantId, viewer, turnId);
-    const r = this.verify(tenantId, turnId, viewer.id, now) ?? throwNotSealed(turnId);
+    const r = this.verify(tenantId, turnId, viewer.id, now, ownerFilter(viewer)) ?? throwNotSealed(turnId);
     return {
       ok: r.report.ok,
       checks: r.report.checks.map((c) => ({ id: c.id, title: c.title, ok: c.ok, detail: c.detail })),
+      suffix: r.report.suffix!,
       receipt: receiptOf(r.turn), verified_at: r.turn.verified_at, verified_by: r.turn.verified_by,
     };
   }

@@ -4,10 +4,12 @@
  * - `GET /v1/receipts?limit(1-200, default 50)&cursor` -> 200 `{items: ReceiptListItem[], next_cursor?}`,
  *   sealed receipts newest first (admins and service accounts: the whole tenant; users: their own).
  * - `GET /v1/receipts/:turn_id` -> 200 `{receipt, envelope, events}`
- * - `GET /v1/receipts/:turn_id/proof` -> 200 `{receipt, envelope, audit_chain: {suffix}}`
- * - `GET /v1/receipts/:turn_id/bundle` -> 200 `{detail, proof}`
- * - `POST /v1/receipts/:turn_id/verify` -> 200 `{ok, checks, receipt, verified_at, verified_by}`;
- *   status moves to `verified` when every check holds.
+ * - `GET /v1/receipts/:turn_id/proof` -> 200 `{format: "1.1", receipt, envelope, audit_chain: {suffix}}`;
+ *   for callers who do not see the whole tenant, other principals' suffix rows are redacted to
+ *   their link fields and `signed_payload_sha256` (receipt format v1.1, issue 11 item 3)
+ * - `GET /v1/receipts/:turn_id/bundle` -> 200 `{detail, proof}` (proof redacted the same way)
+ * - `POST /v1/receipts/:turn_id/verify` -> 200 `{ok, checks, suffix, receipt, verified_at, verified_by}`
+ *   over the bundle the caller would export; status moves to `verified` when every check holds.
  * All four answer 404 (`receipt_not_sealed`) until the turn is sealed, 404 `turn_not_found` for a
  * turn the caller cannot see; 400 `invalid_request` for a bad cursor.
  */

@@ -5,7 +5,7 @@
  *   `{accepted, duplicates, rejected: [{event_id, reason}]}`; 400 when `events` is not an array;
  *   413 over 5000 events. Events are recorded under the pinned tenant whatever their tenant_id.
  * - `GET /v1/turns/:turn_id` -> 200 `TurnView` (also while pending); 404 `turn_not_found`.
- * - `GET /v1/turns/:turn_id/proof` -> 200 `ProofExport`; 404 until sealed.
+ * - `GET /v1/turns/:turn_id/proof` -> 200 `ProofExport` (v1.1, redacted as the receipt route's); 404 until sealed.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requirePrincipal } from '../../../shared/kit/principal.js';

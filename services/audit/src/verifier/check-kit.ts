@@ -3,13 +3,18 @@
  * reads, the titles of the checks, and how failures collect into a `CheckResult`. Pure.
  */
 import type { HashProvider } from './hash.js';
+import type { VerifierLimits } from './limits.js';
 import { VerificationError, type CheckId, type CheckResult, type ReceiptBundle, type VerificationErrorCode } from './types.js';
 
-/** What a check reads: the parsed bundle, the keys (key_version label -> key text), the hash implementation. */
+/**
+ * What a check reads: the parsed bundle, the keys (key_version label -> key text), the hash
+ * implementation, and the input limits (default `VERIFIER_LIMITS`).
+ */
 export interface CheckInput {
   bundle: ReceiptBundle;
   keys: ReadonlyMap<string, string>;
   hash: HashProvider;
+  limits?: VerifierLimits;
 }
 
 /** One check of the pipeline: pure, never throws, reports every failure it finds. */

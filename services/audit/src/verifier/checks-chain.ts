@@ -1,7 +1,9 @@
 /**
- * The verifier's checks of the audit chain side (DESIGN.md "Receipt format v1"): the anchor row's
- * commitment to the envelope, every suffix row's HMAC, and the continuity of the suffix. One pure
- * function per check.
+ * The verifier's checks of the audit chain side (DESIGN.md "Receipt format v1"; docs/receipts.md):
+ * the anchor row's commitment to the envelope, every full suffix row's HMAC, and the continuity of
+ * the suffix across full and (v1.1) redacted rows. One pure function per check. A signed payload is
+ * measured (`limits.ts`) before it is parsed or canonicalised, so an over-deep row is a failed
+ * check (`INPUT_TOO_DEEP`), never a stack overflow (issue 11 item 4).
  */
 import { jcs } from '../../../shared/identity/jcs.js';
 import {
@@ -9,10 +11,36 @@ import {
 } from './format.js';
 import { safeEqual } from './hash.js';
 import { checkResult, Collector, type CheckInput } from './check-kit.js';
-import type { CheckResult } from './types.js';
+import { jsonNestingDepth, VERIFIER_LIMITS } from './limits.js';
+import { isRedactedRow, type CheckResult, type ProofSuffixRow } from './types.js';
 
-/** 6. anchor: suffix[0] is the `turn.envelope.sealed` row committing to this envelope. */
-export function checkAnchor({ bundle, hash }: CheckInput): CheckResult {
+/**
+ * A signed payload text parsed into an object, after its depth was measured: the object, or the
+ * failure already recorded in `c` (`INPUT_TOO_DEEP` past `maxDepth`, else the check's own code).
+ */
+function signedObject(text: string, maxDepth: number, c: Collector, label: string, at: string): Record<string, unknown> | null {
+  if (jsonNestingDepth(text, maxDepth) > maxDepth) {
+    c.add(`${label}: signed_payload nests deeper than ${maxDepth} levels; refused without parsing it`, `${at}.signed_payload`, 'INPUT_TOO_DEEP');
+    return null;
+  }
+  let sp: unknown;
+  try { sp = JSON.parse(text); } catch { sp = undefined; }
+  if (typeof sp !== 'object' || sp === null || Array.isArray(sp)) {
+    c.add(`${label}: signed_payload is not a JSON object`, `${at}.signed_payload`);
+    return null;
+  }
+  return sp as Record<string, unknown>;
+}
+
+/** Redacted rows after the last full row of `suffix`: no later signed row pins their links. */
+export function redactedTail(suffix: readonly ProofSuffixRow[]): number {
+  let n = 0;
+  for (let i = suffix.length - 1; i >= 0 && isRedactedRow(suffix[i]!); i--) n++;
+  return n;
+}
+
+/** 6. anchor: suffix[0] is the `turn.envelope.sealed` row, in full, committing to this envelope. */
+export function checkAnchor({ bundle, hash, limits = VERIFIER_LIMITS }: CheckInput): CheckResult {
   const env = bundle.proof.envelope;
   const p = env.payload;
   const c = new Collector('ANCHOR_ERROR');
@@ -25,8 +53,9 @@ export function checkAnchor({ bundle, hash }: CheckInput): CheckResult {
     if (row.signature !== env.audit_signature) c.add('suffix[0].signature differs from audit_signature', 'envelope.audit_signature');
     if (row.chain_hash !== env.audit_chain_hash) c.add('suffix[0].chain_hash differs from audit_chain_hash', 'envelope.audit_chain_hash');
     let sp: Record<string, unknown> | null = null;
-    try { sp = JSON.parse(row.signed_payload) as Record<string, unknown>; } catch { c.add('anchor signed_payload is not JSON', 'proof.audit_chain.suffix[0].signed_payload'); }
-    if (sp && typeof sp === 'object') {
+    if (isRedactedRow(row)) c.add('the anchoring row suffix[0] is redacted; it must be given in full', 'proof.audit_chain.suffix[0]');
+    else sp = signedObject(row.signed_payload, limits.maxDepth, c, 'anchor', 'proof.audit_chain.suffix[0]');
+    if (sp) {
       if (sp.action !== ANCHOR_ACTION) c.add(`anchor action is ${String(sp.action)}`, 'suffix[0].signed_payload.action');
       if (sp.resource_type !== ANCHOR_RESOURCE_TYPE) c.add(`anchor resource_type is ${String(sp.resource_type)}`, 'suffix[0].signed_payload.resource_type');
       if (sp.resource_id !== p.turn_id) c.add(`anchor resource_id ${String(sp.resource_id)} is not turn ${p.turn_id}`, 'suffix[0].signed_payload.resource_id');
@@ -40,23 +69,27 @@ export function checkAnchor({ bundle, hash }: CheckInput): CheckResult {
   return checkResult('anchor', c, `row id ${env.audit_log_id} seq ${env.audit_seq} commits to the envelope`);
 }
 
-/** 7. suffix_hmac: every suffix row's HMAC under its key_version; its signed payload agrees with the row. */
-export function checkSuffixHmac({ bundle, keys, hash }: CheckInput): CheckResult {
+/**
+ * 7. suffix_hmac: every full suffix row's HMAC under its key_version; its signed payload agrees with
+ * the row. Redacted rows (v1.1) carry no payload: their HMAC cannot be checked offline, so they are
+ * counted, not judged (continuity covers their links).
+ */
+export function checkSuffixHmac({ bundle, keys, hash, limits = VERIFIER_LIMITS }: CheckInput): CheckResult {
   const p = bundle.proof.envelope.payload;
   const suffix = bundle.proof.audit_chain.suffix;
   const c = new Collector('ROW_SIGNATURE_ERROR');
   const versions = new Set<string>();
+  let full = 0;
   suffix.forEach((row, i) => {
+    if (isRedactedRow(row)) return;
+    full++;
     const at = `proof.audit_chain.suffix[${i}]`;
     versions.add(row.key_version);
     const key = keys.get(row.key_version);
     if (key === undefined) c.add(`row seq ${row.seq}: no key supplied for key_version ${row.key_version}`, `${at}.key_version`, 'UNKNOWN_KEY_VERSION');
     else if (!safeEqual(hmacHex(key, row.signed_payload, hash), row.signature)) c.add(`row seq ${row.seq}: signature does not verify under key_version ${row.key_version}`, `${at}.signature`);
-    let sp: Record<string, unknown>;
-    try {
-      sp = JSON.parse(row.signed_payload) as Record<string, unknown>;
-      if (typeof sp !== 'object' || sp === null || Array.isArray(sp)) throw new Error('not an object');
-    } catch { c.add(`row seq ${row.seq}: signed_payload is not a JSON object`, `${at}.signed_payload`); return; }
+    const sp = signedObject(row.signed_payload, limits.maxDepth, c, `row seq ${row.seq}`, at);
+    if (!sp) return;
     const keysOk = Object.keys(sp).length === SIGNED_ROW_KEYS.length && SIGNED_ROW_KEYS.every((k) => Object.prototype.hasOwnProperty.call(sp, k));
     if (!keysOk) c.add(`row seq ${row.seq}: signed_payload does not hold exactly the signed fields`, `${at}.signed_payload`);
     if (jcs(sp) !== row.signed_payload) c.add(`row seq ${row.seq}: signed_payload is not canonical JSON`, `${at}.signed_payload`);
@@ -65,10 +98,18 @@ export function checkSuffixHmac({ bundle, keys, hash }: CheckInput): CheckResult
     if (sp.key_version !== row.key_version) c.add(`row seq ${row.seq}: signed key_version is ${String(sp.key_version)}`, `${at}.key_version`);
     if (sp.tenant_id !== p.tenant_id) c.add(`row seq ${row.seq}: tenant ${String(sp.tenant_id)} is not ${p.tenant_id}`, `${at}.signed_payload`);
   });
-  return checkResult('suffix_hmac', c, `${suffix.length} rows verify under key_version ${[...versions].join(', ') || '-'}`);
+  const redacted = suffix.length - full;
+  const verified = `${full} rows verify under key_version ${[...versions].join(', ') || '-'}`;
+  return checkResult('suffix_hmac', c, redacted === 0 ? verified
+    : `${verified}; ${redacted} redacted rows of other principals are checked by link only (no payload to check their HMAC)`);
 }
 
-/** 8. suffix_continuity: chain_hash recomputed, previous_hash links, seq consecutive, ids increasing. */
+/**
+ * 8. suffix_continuity: chain_hash recomputed, previous_hash links, seq consecutive, ids increasing,
+ * over full and redacted rows alike (the link `H(JCS({id, previous_hash, signature}))` needs no
+ * payload). A redacted row before a full row is pinned by that row's signed previous_hash; the
+ * redacted rows after the last full row are named in the detail, as nothing later pins them.
+ */
 export function checkSuffixContinuity({ bundle, hash }: CheckInput): CheckResult {
   const suffix = bundle.proof.audit_chain.suffix;
   const c = new Collector('CHAIN_CONTINUITY_ERROR');
@@ -83,5 +124,12 @@ export function checkSuffixContinuity({ bundle, hash }: CheckInput): CheckResult
     }
   });
   const last = suffix[suffix.length - 1];
-  return checkResult('suffix_continuity', c, suffix.length ? `seq ${suffix[0]!.seq}..${last!.seq} linked` : 'empty suffix');
+  const redacted = suffix.filter(isRedactedRow).length;
+  const tail = redactedTail(suffix);
+  let detail = suffix.length ? `seq ${suffix[0]!.seq}..${last!.seq} linked` : 'empty suffix';
+  if (redacted > 0) {
+    detail += ` (${redacted} redacted rows linked by id, previous_hash and signature`
+      + (tail > 0 ? `; the last ${tail} follow the last full row, so no signed row in this export pins them)` : ')');
+  }
+  return checkResult('suffix_continuity', c, detail);
 }

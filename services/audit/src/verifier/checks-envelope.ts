@@ -7,14 +7,17 @@ import { compareEvents, envelopeSignature, leafHash } from './format.js';
 import { safeEqual } from './hash.js';
 import { merkleRootHex } from './merkle.js';
 import { CHECK_TITLES, checkResult, Collector, type CheckInput } from './check-kit.js';
-import type { CheckResult } from './types.js';
+import { isRedactedRow, type CheckResult } from './types.js';
 
-/** 1. structure: the input parsed into a bundle (parsing happens before the pipeline). */
+/**
+ * 1. structure: the input parsed into a bundle (parsing and the input bounds of `limits.ts` come
+ * before the pipeline). A v1.1 proof's format and redacted rows are named in the detail.
+ */
 export function checkStructure({ bundle }: CheckInput): CheckResult {
-  return {
-    id: 'structure', title: CHECK_TITLES.structure, ok: true,
-    detail: `${bundle.detail.events.length} events, ${bundle.proof.audit_chain.suffix.length} suffix rows`, errors: [],
-  };
+  const suffix = bundle.proof.audit_chain.suffix;
+  let detail = `${bundle.detail.events.length} events, ${suffix.length} suffix rows`;
+  if (bundle.proof.format !== undefined) detail += ` (format ${bundle.proof.format}, ${suffix.filter(isRedactedRow).length} redacted)`;
+  return { id: 'structure', title: CHECK_TITLES.structure, ok: true, detail, errors: [] };
 }
 
 /** 2. binding: receipt, detail and proof name the same turn and carry the same envelope. */

@@ -1,5 +1,6 @@
 /**
- * The pure receipt verifier (DESIGN.md "Receipt format v1"; STYLE.md sigstore-js section).
+ * The pure receipt verifier (DESIGN.md "Receipt format v1"; docs/receipts.md for v1.1; STYLE.md
+ * sigstore-js section).
  *
  * No file system, database or network: callers parse files themselves and inject keys (and, when
  * they have one, a faster `HashProvider`). Usable from the service, `scripts/svc-verify` and the
@@ -16,8 +17,11 @@ export {
   merkleTreeHash, merkleRootHex, hashChildren, hashLeafData, rootFromInclusionProof, verifyInclusion, verifyConsistency,
   verifySubtreeInclusion, isValidSubtree, MerkleProofError, type MerkleErrorCode,
 } from './merkle.js';
-export { parseBundle, parseReceiptDetail, parseProofExport, isBundleShape } from './parse.js';
-export { verifyBundle, verifyReceiptJson, normaliseInput, PIPELINE, type VerifyOptions } from './verify.js';
+export { parseBundle, parseReceiptDetail, parseProofExport, parseProofRow, parseRedactedRow, isBundleShape } from './parse.js';
+export { verifyBundle, verifyReceiptJson, normaliseInput, refusedReport, suffixCoverage, PIPELINE, type VerifyOptions } from './verify.js';
+export {
+  VERIFIER_LIMITS, verifierLimits, jsonNestingDepth, jsonValueDepth, utf8Length, checkJsonText, checkJsonValue, type VerifierLimits,
+} from './limits.js';
 export { CHECK_TITLES, type Check, type CheckInput } from './check-kit.js';
 export { checkStructure, checkBinding, checkLeaves, checkMerkleRoot, checkEnvelopeHmac } from './checks-envelope.js';
-export { checkAnchor, checkSuffixHmac, checkSuffixContinuity } from './checks-chain.js';
+export { checkAnchor, checkSuffixHmac, checkSuffixContinuity, redactedTail } from './checks-chain.js';

@@ -2,10 +2,14 @@
  * Parse and normalise receipt wire data into typed objects (the sigstore-js "parse, normalise, then
  * verify" split). Strict: signed objects must carry exactly their keys with the right JSON types and
  * lowercase-hex hashes; anything else is a `VerificationError` with code `MALFORMED` and a path.
+ * A proof export without `format` is v1 (every suffix row in full); `format: "1.1"` also admits
+ * redacted rows (issue 11 item 3, docs/receipts.md). Parsing never recurses into free-form JSON.
  */
+import { RECEIPT_FORMAT_V1_1 } from '../contracts/receipt-format.js';
 import { ENVELOPE_PAYLOAD_KEYS, LEAF_EVENT_KEYS, type EnvelopePayload, type LeafEvent } from './format.js';
 import {
-  VerificationError, type EnvelopeRecord, type ProofExport, type ReceiptBundle, type ReceiptDetail, type ReceiptObject, type SuffixRow,
+  VerificationError, type EnvelopeRecord, type ProofExport, type ProofSuffixRow, type ReceiptBundle, type ReceiptDetail, type ReceiptObject,
+  type RedactedSuffixRow, type SuffixRow,
 } from './types.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -19,9 +23,9 @@ function obj(v: unknown, path: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-function exactKeys(o: Record<string, unknown>, keys: readonly string[], path: string): void {
+function exactKeys(o: Record<string, unknown>, keys: readonly string[], path: string, optional: readonly string[] = []): void {
   for (const k of keys) if (!Object.prototype.hasOwnProperty.call(o, k)) fail(`${path}.${k}`, 'missing');
-  for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${path}.${k}`, 'unexpected key');
+  for (const k of Object.keys(o)) if (!keys.includes(k) && !optional.includes(k)) fail(`${path}.${k}`, 'unexpected key');
 }
 
 function str(o: Record<string, unknown>, k: string, path: string): string {
@@ -128,6 +132,32 @@ export function parseSuffixRow(v: unknown, path: string): SuffixRow {
   };
 }
 
+const REDACTED_ROW_KEYS = ['id', 'seq', 'signed_payload_sha256', 'signature', 'previous_hash', 'key_version', 'chain_hash'] as const;
+
+/** Parse one redacted suffix row (v1.1): the link fields and `signed_payload_sha256`, no payload. */
+export function parseRedactedRow(v: unknown, path: string): RedactedSuffixRow {
+  const o = obj(v, path);
+  exactKeys(o, REDACTED_ROW_KEYS, path);
+  return {
+    id: int(o, 'id', path), seq: int(o, 'seq', path), signed_payload_sha256: hex64(o, 'signed_payload_sha256', path),
+    signature: hex64(o, 'signature', path), previous_hash: hex64(o, 'previous_hash', path), key_version: str(o, 'key_version', path),
+    chain_hash: hex64(o, 'chain_hash', path),
+  };
+}
+
+/**
+ * Parse one suffix row of a proof in `format` (`1` or `1.1`): in full, or (v1.1 only) redacted,
+ * told apart by `signed_payload_sha256` standing where `signed_payload` would.
+ */
+export function parseProofRow(v: unknown, path: string, format: '1' | '1.1'): ProofSuffixRow {
+  const o = obj(v, path);
+  if (Object.prototype.hasOwnProperty.call(o, 'signed_payload_sha256') && !Object.prototype.hasOwnProperty.call(o, 'signed_payload')) {
+    if (format !== RECEIPT_FORMAT_V1_1) fail(`${path}.signed_payload_sha256`, 'a redacted row needs a proof of format 1.1');
+    return parseRedactedRow(o, path);
+  }
+  return parseSuffixRow(o, path);
+}
+
 /** Parse a receipt detail `{receipt, envelope, events}`. */
 export function parseReceiptDetail(v: unknown, path = 'detail'): ReceiptDetail {
   const o = obj(v, path);
@@ -140,18 +170,27 @@ export function parseReceiptDetail(v: unknown, path = 'detail'): ReceiptDetail {
   };
 }
 
-/** Parse a proof export `{receipt, envelope, audit_chain: {suffix}}`. */
+/**
+ * Parse a proof export `{format?, receipt, envelope, audit_chain: {suffix}}`. No `format` is v1;
+ * `"1.1"` admits redacted rows; any other value is refused (`MALFORMED`).
+ */
 export function parseProofExport(v: unknown, path = 'proof'): ProofExport {
   const o = obj(v, path);
-  exactKeys(o, ['receipt', 'envelope', 'audit_chain'], path);
+  exactKeys(o, ['receipt', 'envelope', 'audit_chain'], path, ['format']);
+  let format: '1' | '1.1' = '1';
+  if (Object.prototype.hasOwnProperty.call(o, 'format')) {
+    if (o.format !== RECEIPT_FORMAT_V1_1) fail(`${path}.format`, `unsupported format ${JSON.stringify(o.format)}; this verifier reads v1 (no format) and "1.1"`);
+    format = RECEIPT_FORMAT_V1_1;
+  }
   const chain = obj(o.audit_chain, `${path}.audit_chain`);
   exactKeys(chain, ['suffix'], `${path}.audit_chain`);
   if (!Array.isArray(chain.suffix)) fail(`${path}.audit_chain.suffix`, 'expected an array');
-  return {
+  const out: ProofExport = {
     receipt: parseReceiptObject(o.receipt, `${path}.receipt`),
     envelope: parseEnvelopeRecord(o.envelope, `${path}.envelope`),
-    audit_chain: { suffix: chain.suffix.map((r, i) => parseSuffixRow(r, `${path}.audit_chain.suffix[${i}]`)) },
+    audit_chain: { suffix: chain.suffix.map((r, i) => parseProofRow(r, `${path}.audit_chain.suffix[${i}]`, format)) },
   };
+  return format === RECEIPT_FORMAT_V1_1 ? { format, ...out } : out;
 }
 
 /** Parse a bundle `{detail, proof}`. */

@@ -1,13 +1,15 @@
 /**
  * The verifier's result types (DESIGN.md "Receipt format v1"; spec "Offline verification"), and the
- * receipt format v1 wire shapes re-exported from the contracts (their one definition). Plain types,
- * no runtime code beyond the error class.
+ * receipt format v1 / v1.1 wire shapes re-exported from the contracts (their one definition). Plain
+ * types, no runtime code beyond the error class (and the contracts' row predicate).
  */
-import type { CheckId, VerificationErrorCode } from '../contracts/receipt-format.js';
+import type { CheckId, SuffixCoverage, VerificationErrorCode } from '../contracts/receipt-format.js';
 
 export type {
-  ReceiptStatus, ReceiptObject, EnvelopeRecord, SuffixRow, ProofExport, ReceiptDetail, ReceiptBundle, VerificationErrorCode, CheckId,
+  ReceiptStatus, ReceiptObject, EnvelopeRecord, SuffixRow, RedactedSuffixRow, ProofSuffixRow, ProofExport, ReceiptDetail, ReceiptBundle,
+  VerificationErrorCode, CheckId, SuffixCoverage,
 } from '../contracts/receipt-format.js';
+export { isRedactedRow, RECEIPT_FORMAT_V1_1 } from '../contracts/receipt-format.js';
 
 /** A typed verification failure. `path` names the offending JSON location when known. */
 export class VerificationError extends Error {
@@ -39,4 +41,6 @@ export interface VerificationReport {
   checks: CheckResult[];
   /** turn_id of the envelope, when parsing got that far. */
   turn_id: string | null;
+  /** How many suffix rows were checked in full and by link only (v1.1); null when parsing failed. */
+  suffix: SuffixCoverage | null;
 }

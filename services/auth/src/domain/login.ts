@@ -1,26 +1,34 @@
 /**
  * Password login with throttling (spec: "Public auth surface" POST /v1/auth/login; DESIGN.md
- * "Request bodies the spec leaves open").
+ * "Request bodies the spec leaves open"; issue 11 item 2).
  *
- * Throttling: failures are counted per account (the lower-cased username as typed, so unknown
- * accounts are throttled too and existence does not leak) and per client IP inside a sliding window.
- * Once either count reaches its maximum, the attempt is refused with 429 `login_throttled` and a
- * `Retry-After` (seconds until enough counted failures leave the window) before any password check.
- * Every attempt is recorded as a failure before the password is checked, so parallel guesses cannot
- * slip past the count; a successful login then clears the account's failures.
+ * Throttling (rules in login-throttle.ts), checked before any password check:
+ * - per account AND source together (the lower-cased username as typed, so unknown accounts are
+ *   throttled too and existence does not leak; the source is the client IP the route established,
+ *   IPv6 by /64): after `loginMaxFailuresPerAccount` failures from one source, each further attempt
+ *   from that source waits a delay doubling from 1 s up to the throttle window. Failures from
+ *   another source do not delay the account's owner: no third party can lock an account out.
+ * - per source across accounts (password spraying): `loginMaxFailuresPerIp` failures inside the
+ *   sliding window, then the source waits until enough of them leave the window.
+ * A throttled attempt is refused with 429 `login_throttled` and a `Retry-After` (seconds) and is not
+ * counted. Every other attempt is counted before the password is checked, so parallel guesses cannot
+ * slip past the count; a correct password then forgets that source's failures for the account.
  */
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { TokenResponse } from '../contracts.js';
 import type { PasswordHasher } from './passwords.js';
-import type { Clock, FailureStats, LoginFailureStore, Transactor, UserStore } from './ports.js';
+import { afterFailure, retryAt, sourceKey, throttlePolicy, type ThrottlePolicy } from './login-throttle.js';
+import type { Clock, LoginFailureStore, LoginThrottleStore, Transactor, UserStore } from './ports.js';
 import { accountDisabled, type TokenService } from './tokens.js';
 
 /** Login settings from `AuthConfig`. */
 export interface LoginSettings {
   passwordLoginEnabled: boolean;
+  /** Failures of one account from one source before the delays start. */
   loginMaxFailuresPerAccount: number;
+  /** Failures from one source across accounts inside the window before 429. */
   loginMaxFailuresPerIp: number;
-  /** Seconds. */
+  /** Seconds: the per-source window, the largest delay, and how long a quiet pair is remembered. */
   loginThrottleWindowSeconds: number;
 }
 
@@ -29,6 +37,7 @@ export interface LoginDeps {
   settings: LoginSettings;
   users: UserStore;
   failures: LoginFailureStore;
+  throttle: LoginThrottleStore;
   hasher: PasswordHasher;
   tokens: TokenService;
   tx: Transactor;
@@ -40,23 +49,29 @@ export const INVALID_CREDENTIALS_MESSAGE = 'invalid username or password';
 
 /** Handles password logins. */
 export class LoginService {
-  constructor(private readonly deps: LoginDeps) {}
+  private readonly policy: ThrottlePolicy;
+
+  constructor(private readonly deps: LoginDeps) {
+    this.policy = throttlePolicy(deps.settings);
+  }
 
   /**
-   * Log in by username (email) and password from client `ip`.
+   * Log in by username (email) and password from client address `ip`.
    * @returns a token response in a new session.
    * @throws DomainError `password_login_disabled`, `login_throttled` (with `retry-after`),
    *   `invalid_credentials`, `account_disabled` (only after a correct password).
    */
   async login(username: string, password: string, ip: string): Promise<TokenResponse> {
-    const { settings, users, failures, hasher, tx, clock } = this.deps;
+    const { settings, users, failures, throttle, hasher, tx, clock } = this.deps;
     if (!settings.passwordLoginEnabled) throw new DomainError('password_login_disabled', 'password login is disabled');
     const account = username.trim().toLowerCase();
+    const source = sourceKey(ip);
     const attempt = tx(() => {
       const now = clock();
-      const retryAt = this.blockedUntil(account, ip, now);
-      if (retryAt !== null) return { blocked: Math.max(1, Math.ceil((retryAt - now) / 1000)) };
-      return { id: failures.record(account, ip, now) };
+      const retry = this.blockedUntil(account, source, now);
+      if (retry !== null) return { blocked: Math.max(1, Math.ceil((retry - now) / 1000)) };
+      throttle.put(account, source, afterFailure(throttle.get(account, source), now, this.policy));
+      return { id: failures.record(account, source, now) };
     });
     if ('blocked' in attempt) {
       throw new DomainError('login_throttled', 'too many failed logins; try again later', { headers: { 'retry-after': String(attempt.blocked) } });
@@ -64,11 +79,13 @@ export class LoginService {
     const user = users.byEmail(account);
     const ok = await hasher.verify(password, user?.password_hash ?? null);
     if (!user || !ok) throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
-    if (user.disabled) {
+    // A correct password: this source's attempts on the account were not guesses.
+    tx(() => {
       failures.remove(attempt.id);
-      throw accountDisabled();
-    }
-    failures.clearAccount(account);
+      failures.clearPair(account, source);
+      throttle.clear(account, source);
+    });
+    if (user.disabled) throw accountDisabled();
     if (hasher.needsRehash(user.password_hash!)) {
       const rehashed = await hasher.hash(password);
       const fresh = users.byId(user.id);
@@ -78,17 +95,24 @@ export class LoginService {
   }
 
   /**
-   * When the account or IP is throttled at `now` (Unix ms): the time (Unix ms) it may retry; else null.
+   * When `account` from `source` (a `sourceKey`) is throttled at `now` (Unix ms): the time (Unix
+   * ms) it may retry, the later of the pair's delay and the source's cap; else null.
    */
-  blockedUntil(account: string, ip: string, now: number): number | null {
-    const { settings, failures } = this.deps;
+  blockedUntil(account: string, source: string, now: number): number | null {
+    const { settings, failures, throttle } = this.deps;
     const windowMs = settings.loginThrottleWindowSeconds * 1000;
-    const since = now - windowMs;
-    const until = (s: FailureStats): number | null => (s.blockingAt === null ? null : s.blockingAt + windowMs);
-    const times = [
-      until(failures.accountStats(account, since, settings.loginMaxFailuresPerAccount)),
-      until(failures.ipStats(ip, since, settings.loginMaxFailuresPerIp)),
-    ].filter((t): t is number => t !== null);
+    const pair = retryAt(throttle.get(account, source), now, this.policy);
+    const spray = failures.ipStats(source, now - windowMs, settings.loginMaxFailuresPerIp).blockingAt;
+    const times = [pair, spray === null ? null : spray + windowMs].filter((t): t is number => t !== null);
     return times.length ? Math.max(...times) : null;
+  }
+
+  /**
+   * Forget throttle state that no longer matters at `now` (Unix ms): per-source rows older than the
+   * window, pairs quiet for longer than the largest delay plus the window. @returns rows deleted.
+   */
+  prune(now: number): number {
+    const windowMs = this.deps.settings.loginThrottleWindowSeconds * 1000;
+    return this.deps.failures.prune(now - windowMs) + this.deps.throttle.prune(now - this.policy.maxDelayMs - this.policy.forgetAfterMs);
   }
 }

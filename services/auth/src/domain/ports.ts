@@ -82,19 +82,63 @@ export interface FailureStats {
   blockingAt: number | null;
 }
 
-/** Login failures (and in-flight attempts) inside the throttle window. */
+/**
+ * Login failures (and in-flight attempts) inside the throttle window, one row per attempt: the
+ * per-source cap across accounts (password spraying) counts these.
+ */
 export interface LoginFailureStore {
-  /** Record an attempt. @returns its row id. */
+  /** Record an attempt from source `ip` (a `sourceKey`). @returns its row id. */
   record(account: string, ip: string, at: number): number;
   /** Forget one attempt (it turned out not to be a guess). */
   remove(id: number): void;
-  /** Failures for `account` after `since` (Unix ms, exclusive), with the blocking time relative to `max`. */
-  accountStats(account: string, since: number, max: number): FailureStats;
   /** Failures from `ip` after `since` (Unix ms, exclusive), with the blocking time relative to `max`. */
   ipStats(ip: string, since: number, max: number): FailureStats;
-  /** Forget every failure of an account (after a successful login). */
-  clearAccount(account: string): void;
+  /** Forget the failures of `account` from source `ip` (after a correct password from there). */
+  clearPair(account: string, ip: string): void;
   /** Delete failures older than `before` (Unix ms). */
+  prune(before: number): number;
+}
+
+/** Failed password attempts of one account from one source (issue 11 item 2). */
+export interface ThrottleState {
+  /** Consecutive failures not yet forgotten. */
+  failures: number;
+  /** Latest counted attempt, Unix ms. */
+  last_at: number;
+}
+
+/** Per (account, source) failure counters behind the growing login delays (issue 11 item 2). */
+export interface LoginThrottleStore {
+  get(account: string, source: string): ThrottleState | null;
+  /** Insert or replace the pair's state. */
+  put(account: string, source: string, state: ThrottleState): void;
+  /** Forget the pair (a correct password from that source). */
+  clear(account: string, source: string): void;
+  /** Delete pairs whose latest attempt is older than `before` (Unix ms). @returns rows deleted. */
+  prune(before: number): number;
+}
+
+/** One revocation: every access token of `subject` (or of its session `session_id`) issued at or before `revoked_at`. */
+export interface RevocationRecord {
+  /** Increasing sequence number (the pollers' cursor). */
+  seq: number;
+  /** User id (the tokens' `sub`). */
+  subject: string;
+  /** The tokens' `sid`, or null for every session of the subject. */
+  session_id: string | null;
+  /** Unix ms. */
+  revoked_at: number;
+}
+
+/** Revoked subjects and sessions (issue 11 item 9): what the gateway's revocation list is fed from. */
+export interface RevocationStore {
+  /** Record a revocation. @returns its `seq`. */
+  record(subject: string, sessionId: string | null, revokedAt: number): number;
+  /** Up to `limit` revocations with seq > `after` and revoked_at > `since` (Unix ms), by seq. */
+  after(after: number, since: number, limit: number): RevocationRecord[];
+  /** The highest seq ever handed out (0 when none), even when that row was pruned. */
+  latest(): number;
+  /** Delete revocations older than `before` (Unix ms). @returns rows deleted. */
   prune(before: number): number;
 }
 

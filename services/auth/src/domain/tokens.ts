@@ -11,7 +11,8 @@ import { SignJWT, type importJWK, type JWK } from 'jose';
 import { monotonicFactory } from 'ulid';
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { AccessTokenClaims, TokenResponse } from '../contracts.js';
-import type { Clock, RefreshTokenStore, Transactor, UserRecord, UserStore } from './ports.js';
+import type { Clock, RefreshTokenStore, RevocationStore, Transactor, UserRecord, UserStore } from './ports.js';
+import { tokenRoles } from './roles.js';
 
 /** The service's ES256 signing key. */
 export interface SigningKey {
@@ -45,6 +46,11 @@ export interface TokenDeps {
   clock: Clock;
   /** Told when a spent refresh token comes back (ids only, never the token). */
   onReuse?: (info: { user_id: string; family_id: string }) => void;
+  /**
+   * Where revocations are recorded for the gateway's revocation list (issue 11 item 9), so the
+   * access tokens already issued stop working too; absent: only refresh tokens are revoked.
+   */
+  revocations?: RevocationStore;
 }
 
 const newId = monotonicFactory();
@@ -90,6 +96,7 @@ export class TokenService {
       if (rec.revoked_at !== null) return { kind: 'invalid' };
       if (rec.used_at !== null) {
         this.deps.refresh.revokeFamily(rec.family_id, now);
+        this.deps.revocations?.record(rec.user_id, rec.family_id, now);
         this.deps.onReuse?.({ user_id: rec.user_id, family_id: rec.family_id });
         return { kind: 'reused' };
       }
@@ -105,12 +112,23 @@ export class TokenService {
     }
   }
 
-  /** Revoke every refresh family of a user (disable, password change). @returns tokens revoked. */
+  /**
+   * Revoke every refresh family of a user (disable, password change) and record the revocation, so
+   * the gateway refuses the user's access tokens issued until now. @returns refresh tokens revoked.
+   */
   revokeUser(userId: string): number {
-    return this.deps.refresh.revokeUser(userId, this.deps.clock());
+    const now = this.deps.clock();
+    return this.deps.tx(() => {
+      this.deps.revocations?.record(userId, null, now);
+      return this.deps.refresh.revokeUser(userId, now);
+    });
   }
 
-  /** Sign an access token for `user` in session `sid`. @returns the compact JWS and its claims. */
+  /**
+   * Sign an access token for `user` in session `sid`; `realm_access.roles` keeps only the account's
+   * roles within `ACCOUNT_ROLES` (a stored `service-account` is dropped, issue 11 item 1).
+   * @returns the compact JWS and its claims.
+   */
   async accessToken(user: UserRecord, sid: string): Promise<{ token: string; claims: AccessTokenClaims }> {
     const { settings, key } = this.deps;
     const iat = Math.floor(this.deps.clock() / 1000);
@@ -120,7 +138,7 @@ export class TokenService {
       sub: user.id,
       email: user.email,
       name: user.display_name,
-      realm_access: { roles: [...user.roles] },
+      realm_access: { roles: tokenRoles(user.roles) },
       groups: [],
       auth_method: 'password',
       sid,

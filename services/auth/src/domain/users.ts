@@ -3,7 +3,8 @@
  * lists `{items, next_cursor?}`).
  *
  * Routes validate shapes with JSON schemas; this module re-checks what matters for safety (email
- * form, password length, role names), normalises (lower-cased email, trimmed display name, unique
+ * form, password length, roles: only `ACCOUNT_ROLES`, 400 `role_not_assignable` / `role_unknown`,
+ * issue 11 item 1), normalises (lower-cased email, trimmed display name, unique
  * roles) and enforces the rules: unique email (409 `user_exists`), an admin cannot disable themself
  * or drop their own admin role (409 `cannot_demote_self`), disabling or setting a password revokes
  * the user's refresh families.
@@ -12,10 +13,11 @@ import { monotonicFactory } from 'ulid';
 import { DomainError, invalidInput, notFoundError } from '../../../shared/kit/domain-error.js';
 import type { Principal } from '../../../shared/identity/principal.js';
 import {
-  EMAIL_PATTERN, LIMITS, isValidRole, type CreateUserInput, type ProfileView, type UpdateUserInput, type UserPage, type UserView,
+  EMAIL_PATTERN, LIMITS, type CreateUserInput, type ProfileView, type UpdateUserInput, type UserPage, type UserView,
 } from '../contracts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { Clock, UserRecord, UserStore } from './ports.js';
+import { assignableRoles } from './roles.js';
 import { accountDisabled, type TokenService } from './tokens.js';
 
 /** Dependencies of `UserService`. */
@@ -45,12 +47,6 @@ export function normaliseEmail(email: string, field = 'body.email'): string {
   return e;
 }
 
-function normaliseRoles(roles: readonly string[]): string[] {
-  if (roles.length > LIMITS.rolesMax) throw invalidInput(`at most ${LIMITS.rolesMax} roles`, 'body.roles');
-  for (const r of roles) if (!isValidRole(r)) throw invalidInput('role names are lower-case letters, digits and . _ -', 'body.roles');
-  return [...new Set(roles)];
-}
-
 function normaliseName(name: string): string {
   const n = name.trim();
   if (n.length === 0 || n.length > LIMITS.displayNameMax) throw invalidInput(`display_name must be 1 to ${LIMITS.displayNameMax} characters`, 'body.display_name');
@@ -69,12 +65,12 @@ export class UserService {
 
   /**
    * Create an account. Without `password` the account cannot log in by password.
-   * @throws DomainError `invalid_request`, `user_exists`.
+   * @throws DomainError `invalid_request`, `role_not_assignable`, `role_unknown`, `user_exists`.
    */
   async create(input: CreateUserInput): Promise<UserView> {
     const email = normaliseEmail(input.email);
     const display_name = normaliseName(input.display_name);
-    const roles = normaliseRoles(input.roles ?? ['user']);
+    const roles: string[] = assignableRoles(input.roles ?? ['user']);
     if (input.password !== undefined) checkPassword(input.password);
     if (this.deps.users.byEmail(email)) throw userExists();
     const now = new Date(this.deps.clock()).toISOString();
@@ -102,7 +98,7 @@ export class UserService {
 
   /**
    * Apply `patch` to account `id` on behalf of admin `actorId`.
-   * @throws DomainError `invalid_request`, `not_found`, `cannot_demote_self`.
+   * @throws DomainError `invalid_request`, `role_not_assignable`, `role_unknown`, `not_found`, `cannot_demote_self`.
    */
   async update(actorId: string, id: string, patch: UpdateUserInput): Promise<UserView> {
     if (patch.password !== undefined) checkPassword(patch.password);
@@ -120,7 +116,7 @@ export class UserService {
   private merge(actorId: string, current: UserRecord, patch: UpdateUserInput): UserRecord {
     const next: UserRecord = { ...current, updated_at: new Date(this.deps.clock()).toISOString() };
     if (patch.display_name !== undefined) next.display_name = normaliseName(patch.display_name);
-    if (patch.roles !== undefined) next.roles = normaliseRoles(patch.roles);
+    if (patch.roles !== undefined) next.roles = assignableRoles(patch.roles);
     if (patch.disabled !== undefined) next.disabled = patch.disabled;
     if (current.id === actorId && (next.disabled || (current.roles.includes('admin') && !next.roles.includes('admin')))) {
       throw new DomainError('cannot_demote_self', 'an admin cannot disable their own account or remove their own admin role');

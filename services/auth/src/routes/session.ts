@@ -3,9 +3,17 @@
  * `POST /v1/auth/login`, `POST /v1/auth/refresh`, `POST /v1/auth/installer-handoff` (public) and
  * `GET /v1/auth/verify` (principal required). Token responses carry `Cache-Control: no-store`
  * (RFC 6749 §5.1).
+ *
+ * The auth service trusts the gateway, not the caller (issue 11 item 2): the client address comes
+ * from the gateway's signed `X-Svc-Client` hop stamp, else from the TCP peer; forwarding headers are
+ * never read. A password login without a valid hop stamp did not come through the gateway (its
+ * per-IP rate limit, host allow-list and path checks) and is refused with 403 `gateway_required`
+ * before any password check.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CLIENT_HOP_HEADER, clientAddress, type ClientAddress, type ClientHopVerifier } from '../../../shared/identity/client-hop.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
 import { requirePrincipal } from '../../../shared/kit/principal.js';
 import {
   HandoffBodySchema, LoginBodySchema, RefreshBodySchema, TokenResponseSchema, VerifyViewSchema, type TokenResponse,
@@ -19,16 +27,17 @@ export interface SessionRoutesOptions {
   login: LoginService;
   tokens: TokenService;
   handoff: HandoffService;
+  /** Verifies the gateway's `X-Svc-Client` hop stamps (keys derived from the principal keys). */
+  hop: ClientHopVerifier;
 }
 
 /**
- * The client IP for throttling: the first `X-Forwarded-For` entry (the gateway replaces any inbound
- * value with the client address), else the socket address.
+ * Where a request came from: the client address of a valid gateway hop stamp, else the TCP peer
+ * (`req.socket.remoteAddress`). `X-Forwarded-For`, `X-Real-IP` and `Forwarded` are ignored: a
+ * direct caller can write them.
  */
-export function clientIp(req: FastifyRequest): string {
-  const xff = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',', 1)[0]?.trim();
-  return first && first.length <= 64 ? first : req.ip;
+export function clientIp(req: FastifyRequest, hop: ClientHopVerifier): ClientAddress {
+  return clientAddress(req.headers[CLIENT_HOP_HEADER], req.socket.remoteAddress, hop);
 }
 
 function noStore(reply: FastifyReply, body: TokenResponse): TokenResponse {
@@ -41,8 +50,11 @@ const tokenReply = { 200: TokenResponseSchema } as const;
 
 /** Register the session routes. */
 export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = async (app, opts) => {
-  app.post('/v1/auth/login', { config: pub, schema: { body: LoginBodySchema, response: tokenReply } },
-    async (req, reply) => noStore(reply, await opts.login.login(req.body.username, req.body.password, clientIp(req))));
+  app.post('/v1/auth/login', { config: pub, schema: { body: LoginBodySchema, response: tokenReply } }, async (req, reply) => {
+    const client = clientIp(req, opts.hop);
+    if (!client.viaGateway) throw new DomainError('gateway_required', 'password login is served through the gateway only');
+    return noStore(reply, await opts.login.login(req.body.username, req.body.password, client.ip));
+  });
 
   app.post('/v1/auth/refresh', { config: pub, schema: { body: RefreshBodySchema, response: tokenReply } },
     async (req, reply) => noStore(reply, await opts.tokens.rotate(req.body.refresh_token)));

@@ -3,14 +3,19 @@
  * The only code of the service that opens the database.
  */
 import { openStore, type Store } from '../../../shared/db/store.js';
-import type { HandoffStore, LoginFailureStore, RefreshTokenStore, UserStore } from '../domain/ports.js';
+import type { HandoffStore, LoginFailureStore, LoginThrottleStore, RefreshTokenStore, RevocationStore, UserStore } from '../domain/ports.js';
 import { SqliteHandoffStore } from './handoffs.js';
 import { SqliteLoginFailureStore } from './login-failures.js';
+import { SqliteLoginThrottleStore } from './login-throttle.js';
 import { SqliteRefreshTokenStore } from './refresh-tokens.js';
+import { SqliteRevocationStore } from './revocations.js';
 import { SqliteUserStore } from './users.js';
 
 /** All tables of the auth store, plus `tx`, `isOpen` and `close`. */
-export type AuthStore = Store<{ users: UserStore; refresh: RefreshTokenStore; failures: LoginFailureStore; handoffs: HandoffStore }>;
+export type AuthStore = Store<{
+  users: UserStore; refresh: RefreshTokenStore; failures: LoginFailureStore; throttle: LoginThrottleStore;
+  revocations: RevocationStore; handoffs: HandoffStore;
+}>;
 
 /**
  * Open (create, migrate) the store.
@@ -19,6 +24,7 @@ export type AuthStore = Store<{ users: UserStore; refresh: RefreshTokenStore; fa
 export function openAuthStore(opts: { dbDir: string; migrationsDir: string }): AuthStore {
   return openStore({ dbDir: opts.dbDir, migrationsDir: opts.migrationsDir, store: 'auth', vec: false }, (db) => ({
     users: new SqliteUserStore(db), refresh: new SqliteRefreshTokenStore(db),
-    failures: new SqliteLoginFailureStore(db), handoffs: new SqliteHandoffStore(db),
+    failures: new SqliteLoginFailureStore(db), throttle: new SqliteLoginThrottleStore(db),
+    revocations: new SqliteRevocationStore(db), handoffs: new SqliteHandoffStore(db),
   }));
 }

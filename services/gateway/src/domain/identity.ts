@@ -4,11 +4,14 @@
  *
  * Roles are `realm_access.roles` (plus a top-level `roles` array when an issuer uses one), then
  * `SVC_GROUP_ROLE_MAP` adds roles from `groups` (never removes), then `SVC_ADMIN_EMAIL_ALLOWLIST`
- * adds `admin` for listed emails. The tenant is always the pinned one: a tenant claim is ignored.
+ * adds `admin` for listed emails; only account roles (`ACCOUNT_ROLES`) are stamped, so a token can
+ * never carry `service-account` or an unknown role into a principal, and a token's `auth_method`
+ * is never `service` or `anonymous` (issue 11 item 1: no human account can be a service). The tenant
+ * is always the pinned one: a tenant claim is ignored.
  * Stamped identities are cached per bearer token (`IdentityCache`).
  */
 import { createHmac } from 'node:crypto';
-import { CAPABILITY_SCOPES, STAMP_LIFETIME_SECONDS, signStamp, type AuthMethod, type Principal } from '../../../shared/identity/principal.js';
+import { CAPABILITY_SCOPES, STAMP_LIFETIME_SECONDS, accountRoles, signStamp, type AuthMethod, type Principal } from '../../../shared/identity/principal.js';
 import type { ValidatedClaims } from '../contracts.js';
 
 /** Identity settings of the gateway. */
@@ -31,7 +34,8 @@ export interface StampedIdentity {
   headers: Record<string, string>;
 }
 
-const AUTH_METHODS: ReadonlySet<string> = new Set(['password', 'upstream_oidc', 'upstream_saml', 'service', 'anonymous']);
+/** Auth methods a bearer token may state; `service` and `anonymous` are the gateway's own, never a token's. */
+const TOKEN_AUTH_METHODS: ReadonlySet<string> = new Set(['password', 'upstream_oidc', 'upstream_saml']);
 
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
@@ -46,17 +50,20 @@ export function headerValue(v: string): string {
   return /^[\x20-\x7e]*$/.test(v) ? v : encodeURIComponent(v);
 }
 
-/** Compute roles from claims and settings. */
+/**
+ * Compute roles from claims and settings: token roles, group-mapped roles and the allow-list's
+ * `admin`, kept only where they are account roles (`ACCOUNT_ROLES`), sorted.
+ */
 export function effectiveRoles(claims: Pick<ValidatedClaims, 'realm_access' | 'groups' | 'email'> & { roles?: unknown }, s: Pick<IdentitySettings, 'adminEmailAllowlist' | 'groupRoleMap'>): string[] {
   const roles = new Set<string>([...strings(claims.realm_access?.roles), ...strings(claims.roles)]);
   for (const g of strings(claims.groups)) for (const r of s.groupRoleMap[g] ?? []) roles.add(r);
   if (typeof claims.email === 'string' && s.adminEmailAllowlist.includes(claims.email.toLowerCase())) roles.add('admin');
-  return [...roles].sort();
+  return accountRoles([...roles]).sort();
 }
 
-/** Build and sign the principal for validated claims. */
+/** Build and sign the principal for validated claims (a user principal: never `auth_method` `service`). */
 export function stampIdentity(claims: ValidatedClaims, s: IdentitySettings, nowSeconds = Math.floor(Date.now() / 1000)): StampedIdentity {
-  const authMethod: AuthMethod = typeof claims.auth_method === 'string' && AUTH_METHODS.has(claims.auth_method)
+  const authMethod: AuthMethod = typeof claims.auth_method === 'string' && TOKEN_AUTH_METHODS.has(claims.auth_method)
     ? claims.auth_method as AuthMethod : 'upstream_oidc';
   const principal: Principal = {
     id: claims.sub,

@@ -12,8 +12,11 @@
  * 8. `limitTenant`: 429 `rate_limited` past the per-tenant limit;
  * 9. `startTurn`: turn id, `X-Svc-Turn-Id` and the `turn_started` event;
  *
- * and `endTurn` when the answer is finished (`turn_sealed`, or `turn_failed` on a 5xx or an aborted
- * answer). Every step is synchronous except the two limits (the limiter store may be Redis).
+ * then `sealBeforeSend` as the answer goes out: the terminal event (`turn_sealed`, or `turn_failed`
+ * on a 5xx or an aborted answer) is written to the gateway's durable outbox before the answer's last
+ * byte (issue 11 item 7), and `endTurn` when the answer is finished (counting; the terminal event of
+ * an answer that never completed). Every step is synchronous except the two limits (the limiter
+ * store may be Redis).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -27,6 +30,7 @@ import { allowedHostSet, hostAllowed } from '../domain/host.js';
 import { normalisePath } from '../domain/path.js';
 import { RouteTable, type RouteRule } from '../domain/route-table.js';
 import type { GatewayCounters } from './metrics.js';
+import { isStreamPayload, runAtStreamEnd } from './turn-end.js';
 
 /** What the chain learned about a request (`req.gw`), read by the proxy and local handlers. */
 export interface GatewayState {
@@ -38,6 +42,8 @@ export interface GatewayState {
   identity: StampedIdentity | null;
   /** The turn id, once the turn started. */
   turnId: string | null;
+  /** The turn's terminal event: not yet emitted, due when the streamed answer ends, or emitted. */
+  turnEnd: 'open' | 'streaming' | 'emitted';
   correlationId: string;
   /** `performance.now()` when the chain began, ms. */
   startedAt: number;
@@ -92,7 +98,7 @@ export class AdmissionSteps {
   begin(req: FastifyRequest, reply: FastifyReply): GatewayState {
     const cid = req.headers[CORRELATION_ID_HEADER];
     const state: GatewayState = {
-      path: '', rule: null, identity: null, turnId: null, startedAt: performance.now(),
+      path: '', rule: null, identity: null, turnId: null, turnEnd: 'open', startedAt: performance.now(),
       correlationId: typeof cid === 'string' && CORRELATION_ID_PATTERN.test(cid) ? cid : randomUUID(),
     };
     req.gw = state;
@@ -198,16 +204,47 @@ export class AdmissionSteps {
     });
   }
 
-  /** Count the answer and, for a turn, emit `turn_sealed` or `turn_failed` (5xx, or the client went away). */
+  /**
+   * As the answer goes out (`onSend`), emit the turn's terminal event so that it is in the durable
+   * outbox before the client has the whole answer (issue 11 item 7): at once for a buffered body
+   * (before its first byte), at the end of a streamed body (before the response ends; see
+   * turn-end.ts). @returns the payload to send (a pass-through stream for a streamed body).
+   */
+  sealBeforeSend(req: FastifyRequest, reply: FastifyReply, st: GatewayState, payload: unknown): unknown {
+    if (!st.turnId || !st.identity || st.turnEnd !== 'open') return payload;
+    // A destroyed response: the client went away (the request itself is destroyed once read).
+    if (!isStreamPayload(payload)) {
+      this.emitTerminal(st, reply.statusCode, reply.raw.destroyed);
+      return payload;
+    }
+    st.turnEnd = 'streaming';
+    return runAtStreamEnd(payload, reply.hasHeader('content-length'), () => this.emitTerminal(st, reply.statusCode, reply.raw.destroyed));
+  }
+
+  /**
+   * Count the answer and, for a turn whose terminal event is still due (a streamed answer that
+   * never ended, an answer that bypassed `onSend`), emit it now: `turn_failed` when the stream
+   * broke off, else as `sealBeforeSend` would.
+   */
   endTurn(req: FastifyRequest, reply: FastifyReply, st: GatewayState): void {
     const target = st.rule ? (st.rule.target.kind === 'proxy' ? st.rule.target.service : st.rule.target.handler) : 'none';
     this.counters.answered.inc({ status: String(reply.statusCode), target });
-    if (st.turnId && st.identity) {
-      const failed = reply.statusCode >= 500 || req.raw.destroyed && !reply.raw.writableFinished;
-      this.events.emit(st.turnId, st.identity.principal.id, failed ? 'turn_failed' : 'turn_sealed', {
-        status: reply.statusCode, duration_ms: Math.round((performance.now() - st.startedAt) * 1000) / 1000,
-      });
+    if (st.turnEnd !== 'emitted') {
+      this.emitTerminal(st, reply.statusCode, st.turnEnd === 'streaming' || req.raw.destroyed && !reply.raw.writableFinished);
     }
+  }
+
+  /**
+   * Emit `turn_sealed`, or `turn_failed` (a 5xx, or the answer did not reach the client whole), once
+   * per turn, and commit it to the outbox with `turn_started` and whatever else is staged (one write).
+   */
+  private emitTerminal(st: GatewayState, status: number, incomplete: boolean): void {
+    if (!st.turnId || !st.identity || st.turnEnd === 'emitted') return;
+    st.turnEnd = 'emitted';
+    this.events.emit(st.turnId, st.identity.principal.id, incomplete || status >= 500 ? 'turn_failed' : 'turn_sealed', {
+      status, duration_ms: Math.round((performance.now() - st.startedAt) * 1000) / 1000,
+    });
+    this.events.commit();
   }
 }
 

@@ -37,7 +37,7 @@ export interface AdmissionOptions {
   redis: Redis | null;
 }
 
-/** Register the limiters, `req.gw`, the admission hook and the end-of-turn hook. */
+/** Register the limiters, `req.gw`, the admission hook and the end-of-turn hooks (`onSend`, `onResponse`). */
 export const admissionPlugin = fp<AdmissionOptions>(async (app, opts) => {
   const { cfg, validator } = opts;
   await app.register(rateLimit, {
@@ -69,6 +69,12 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app, opts) => {
     steps.guardAdmin(path, identity);
     await steps.limitTenant(req);
     steps.startTurn(req, reply, st, path, rule, identity);
+  });
+
+  // The terminal event is durable before the answer's last byte (issue 11 item 7).
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const st = req.gw;
+    done(null, st ? steps.sealBeforeSend(req, reply, st, payload) : payload);
   });
 
   app.addHook('onResponse', async (req, reply) => {

@@ -2,7 +2,8 @@
  * Forwarding one admitted request to its owning service (spec: "What the service does" 2-5,
  * "Identity headers", "Errors"): inbound headers minus the stripped ones, plus the turn's stamped
  * identity (`x-user-*`, `x-tenant-id`, `X-Svc-Principal`, `X-Svc-Turn-Id`, `X-Svc-Cap-Token`) and
- * the gateway's `x-forwarded-*`; the answer comes back minus hop-by-hop headers, with the turn and
+ * the gateway's `x-forwarded-*` and its signed `X-Svc-Client` hop stamp (the client address services
+ * believe, issue 11 item 2); the answer comes back minus hop-by-hop headers, with the turn and
  * correlation ids. A service that cannot be reached answers 502 `{"error":"service unavailable"}`;
  * a client that went away aborts the upstream call. This is the gateway's hot path (bench/gateway.ts).
  */
@@ -12,14 +13,20 @@ import type { UpstreamName } from '../../../shared/services.js';
 import { callUpstream, BUFFER_LIMIT, type UpstreamPools } from '../clients/upstream.js';
 import { CORRELATION_ID_HEADER, SERVICE_UNAVAILABLE_BODY, STRIP_INBOUND, STRIP_OUTBOUND, TURN_ID_HEADER } from '../contracts.js';
 import { capabilityToken, type IdentitySettings } from '../domain/identity.js';
+import { CLIENT_HOP_HEADER, ClientHopSigner } from '../../../shared/identity/client-hop.js';
 
 /** Forwards admitted requests to the owning services over their pools. */
 export class UpstreamProxy {
+  /** Signs the `X-Svc-Client` hop stamp naming the client address (issue 11 item 2). */
+  private readonly hop: ClientHopSigner;
+
   /**
    * @param pools one kept-alive pool per service.
    * @param settings identity settings (the capability token of each turn is minted here).
    */
-  constructor(private readonly pools: UpstreamPools, private readonly settings: IdentitySettings) {}
+  constructor(private readonly pools: UpstreamPools, private readonly settings: IdentitySettings) {
+    this.hop = new ClientHopSigner(settings.principalKeys);
+  }
 
   /** The pool of `service`. */
   pool(service: UpstreamName): Dispatcher {
@@ -36,6 +43,9 @@ export class UpstreamProxy {
     }
     headers[CORRELATION_ID_HEADER] = st.correlationId;
     headers['x-forwarded-for'] = req.ip;
+    // Services believe only this signed hop stamp, never x-forwarded-for (issue 11 item 2).
+    const hop = this.hop.stamp(req.ip);
+    if (hop !== null) headers[CLIENT_HOP_HEADER] = hop;
     headers['x-forwarded-proto'] = req.protocol;
     if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
     if (st.identity && st.turnId) {
@@ -49,8 +59,8 @@ export class UpstreamProxy {
 
   /**
    * Proxy `req` to `path` (plus the query string) on `service` and send the answer: buffered when
-   * small, streamed otherwise. 502 with the spec body when the service cannot be reached; 499
-   * (nothing sent) when the client went away first.
+   * small, streamed otherwise. 502 with the spec body when the service cannot be reached or reset
+   * the connection (also mid-body); 499 (nothing sent) only when the client went away first.
    */
   async forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string): Promise<FastifyReply> {
     const st = req.gw!;
@@ -60,14 +70,17 @@ export class UpstreamProxy {
       method: req.method, path: query >= 0 ? path + req.url.slice(query) : path, headers, body: forwardedBody(req),
     }, BUFFER_LIMIT);
     // The response's 'close' before it finished means the client went away: abort upstream.
-    const onClose = (): void => { if (!reply.raw.writableFinished) call.abort(); };
+    // (`req.raw.destroyed` is no sign of that: a request stream is destroyed once its body was read,
+    // which made every failed upstream call with a body answer an empty 499; issue 11 item 4.)
+    let clientGone = false;
+    const onClose = (): void => { if (!reply.raw.writableFinished) { clientGone = true; call.abort(); } };
     reply.raw.once('close', onClose);
     let res;
     try {
       res = await call.response;
     } catch (err) {
       reply.raw.off('close', onClose);
-      if (req.raw.destroyed) return reply.code(499).send();
+      if (clientGone) return reply.code(499).send();
       req.log.warn({ service, err: (err as Error).message }, 'upstream unavailable');
       return reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
     }

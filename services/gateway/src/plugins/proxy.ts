@@ -9,12 +9,16 @@
  * - a request no route matched goes to the `unmatched` handler (the renderer's files when the
  *   `gateway-static` plugin is registered), else 404 `not_found`.
  *
- * Request bodies pass through untouched: every content type is buffered (bounded by
- * `maxRequestBodyBytes`) and forwarded byte for byte.
+ * Request bodies pass through untouched: every content type is buffered and forwarded byte for
+ * byte, bounded by the limit of the route's owning service (domain/body-limits.ts, capped by
+ * `maxRequestBodyBytes`; issue 11 item 4): a larger body answers 413 `payload_too_large` here,
+ * from its Content-Length before a byte is read, or as soon as a chunked body passes the limit.
  */
+import { Transform, type Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notFoundError } from '../../../shared/kit/domain-error.js';
+import { DomainError, notFoundError } from '../../../shared/kit/domain-error.js';
+import type { BodyLimits } from '../domain/body-limits.js';
 import type { RouteTarget } from '../domain/route-table.js';
 import type { UpstreamProxy } from './forward.js';
 
@@ -42,9 +46,13 @@ declare module 'fastify' {
 /** Options of the `gateway-proxy` plugin. */
 export interface ProxyPluginOptions {
   proxy: UpstreamProxy;
-  /** Largest request body, bytes (`maxRequestBodyBytes`). */
+  /** Largest request body of any route, bytes (`maxRequestBodyBytes`). */
   bodyLimit: number;
+  /** The body limits of the upstream routes (issue 11 item 4). */
+  bodyLimits: BodyLimits;
 }
+
+const MiB = 1024 * 1024;
 
 const noRoute: LocalHandler = (req, _reply, path) => { throw notFoundError(`no route for ${req.method} ${path}`); };
 
@@ -63,6 +71,20 @@ export const proxyPlugin = fp<ProxyPluginOptions>(async (app, opts) => {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.bodyLimit }, (_req, body, done) => done(null, body));
+  const limitOf = (req: FastifyRequest): number => Math.min(opts.bodyLimit, routeBodyLimit(req, opts.bodyLimits) ?? opts.bodyLimit);
+  // A callback hook (no promise per request): this runs on the hot path of every request.
+  app.addHook('preParsing', (req, reply, payload, done) => {
+    const length = req.headers['content-length'];
+    if (!req.gw || (length === undefined && req.headers['transfer-encoding'] === undefined)) { done(null, payload); return; }
+    const limit = limitOf(req);
+    if (length !== undefined && Number(length) > limit) {
+      // Close rather than read and discard the unread body.
+      void reply.header('connection', 'close');
+      done(tooLarge(limit));
+      return;
+    }
+    done(null, length === undefined ? capped(payload, limit) : payload);
+  });
 
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -78,3 +100,36 @@ export const proxyPlugin = fp<ProxyPluginOptions>(async (app, opts) => {
     },
   });
 }, { name: 'gateway-proxy', fastify: '5.x', dependencies: ['gateway-admission'] });
+
+/**
+ * The body limit of the service a request goes to (`req.gw` set by admission), bytes, or null for
+ * the gateway's own answers other than AG-UI (status, reserved patterns, renderer files).
+ */
+function routeBodyLimit(req: FastifyRequest, limits: BodyLimits): number | null {
+  const rule = req.gw?.rule;
+  if (!rule) return null;
+  const t = rule.target;
+  if (t.kind === 'proxy') return limits.upstream(t.service, req.method, t.rewrite ? t.rewrite(req.gw!.path) : req.gw!.path);
+  // The AG-UI stream is the runtime's chat stream underneath.
+  return t.handler === 'agui' ? limits.upstream('agent-runtime', 'POST', '/v1/chat/stream') : null;
+}
+
+/** 413 `payload_too_large` naming the route's limit (`limit_bytes`, and in words: "1 MiB"). */
+function tooLarge(limit: number): DomainError<'payload_too_large'> {
+  const words = limit % MiB === 0 ? `${limit / MiB} MiB` : limit % 1024 === 0 ? `${limit / 1024} KiB` : `${limit} bytes`;
+  return new DomainError('payload_too_large', `request body exceeds the ${words} limit of this route`, { extra: { limit_bytes: limit } });
+}
+
+/** A chunked body, failing with 413 as soon as more than `limit` bytes arrived. */
+function capped(payload: Readable, limit: number): Readable {
+  let seen = 0;
+  const out = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      if (seen > limit) cb(tooLarge(limit));
+      else cb(null, chunk);
+    },
+  });
+  payload.on('error', (err) => out.destroy(err));
+  return payload.pipe(out);
+}

@@ -1,6 +1,6 @@
 /** Who acts for whom: the single pinned tenant, and the user content belongs to. */
 import { DomainError } from '../../../shared/kit/domain-error.js';
-import type { Principal } from '../../../shared/identity/principal.js';
+import { isServicePrincipal, type Principal } from '../../../shared/identity/principal-types.js';
 import type { GuardrailErrorCode } from '../contracts.js';
 
 /** The caller of a use case: the stamped principal and the request's turn (X-Svc-Turn-Id). */
@@ -16,7 +16,7 @@ export function callerTenant(p: Principal, tenantId: string | undefined | null, 
   return p.tenant_id || fallback;
 }
 
-/** The user the content belongs to: service accounts may name one, everyone else is themselves. */
+/** The user the content belongs to: service principals may name one (`isServicePrincipal`), everyone else is themselves. */
 export function actingUser(p: Principal, userId: string | undefined): string {
-  return p.roles.includes('service-account') && userId ? userId : p.id;
+  return isServicePrincipal(p) && userId ? userId : p.id;
 }

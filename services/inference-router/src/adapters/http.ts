@@ -1,13 +1,19 @@
 /**
  * The HTTP step shared by the remote adapters and the registration probe: one request through
  * undici (redirects are never followed: undici's request() does not follow them), with status
- * mapping to `UpstreamError`.
+ * mapping to `UpstreamError`. The dispatcher is the outbound agent of services/shared/http
+ * (issue 11 item 8): a base URL that reaches the workstation's own ports or a link-local address
+ * fails with `not_allowed` before anything is sent.
  */
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isUrlNotAllowed } from '../../../shared/http/outbound.js';
 import { UpstreamError } from '../domain/upstream.js';
 
-/** Send a request; resolve with the 2xx response, or throw a classified `UpstreamError`. */
+/**
+ * Send a request; resolve with the 2xx response, or throw a classified `UpstreamError` (`not_allowed`
+ * when the outbound agent refused the address).
+ */
 export async function send(
   dispatcher: Dispatcher,
   url: string,
@@ -26,6 +32,7 @@ export async function send(
   } catch (err) {
     const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
     if (opts.signal?.aborted) throw new UpstreamError('client closed the request', 'aborted');
+    if (isUrlNotAllowed(err)) throw new UpstreamError(`${new URL(url).origin} is not allowed: ${e.message}`, 'not_allowed');
     const code = e.code ?? e.cause?.code ?? '';
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') throw new UpstreamError(`${url} did not answer within ${opts.timeoutMs} ms`, 'timeout');
     const why = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : (e.cause?.message ?? e.message);

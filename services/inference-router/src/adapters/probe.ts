@@ -2,7 +2,8 @@
  * Registration probe (spec "Inference router"): `GET {base_url}/models` before a provider is saved.
  * Redirects are never followed (the error names the target); an unreachable provider is reported
  * with the reason. When `{base_url}/models` is 404 and the URL has no `/v1`, `{base_url}/v1/models`
- * is tried once (people paste `http://host:11434` for Ollama or `http://host:8000` for vLLM).
+ * is tried once (people paste `http://host:11434` for Ollama or `http://host:8000` for vLLM). The
+ * dispatcher is the outbound agent: a URL of the workstation's own is refused (`url_not_allowed`).
  */
 import type { Dispatcher } from 'undici';
 import { DomainError } from '../../../shared/kit/domain-error.js';
@@ -16,6 +17,7 @@ import { UpstreamError } from '../domain/upstream.js';
 function registrationError(e: UpstreamError, base: string): DomainError<RegistrationErrorCode> {
   const err = (code: RegistrationErrorCode, message: string): DomainError<RegistrationErrorCode> => new DomainError(code, message, { situation: 'registration' });
   switch (e.kind) {
+    case 'not_allowed': return err('url_not_allowed', `provider base URL ${e.message}`);
     case 'redirect': return err('provider_redirect', `provider base URL ${base}: ${e.message}. Register the target address if you trust it.`);
     case 'key_missing': return err('provider_key_missing', `${e.message}; pass api_key`);
     case 'auth': return err('provider_auth_failed', e.message);
@@ -37,8 +39,9 @@ async function list(d: Dispatcher, base: string, apiKey: string | null, timeoutM
 
 /**
  * Probe a normalised base URL.
- * @throws DomainError `provider_redirect` | `provider_unreachable` | `provider_key_missing` |
- *   `provider_auth_failed` | `provider_probe_failed`.
+ * @throws DomainError `url_not_allowed` (the URL reaches the workstation's own ports or a
+ *   link-local address, issue 11 item 8) | `provider_redirect` | `provider_unreachable` |
+ *   `provider_key_missing` | `provider_auth_failed` | `provider_probe_failed`.
  */
 export async function probeProvider(d: Dispatcher, baseUrl: string, apiKey: string | null, timeoutMs: number): Promise<ProbeResult> {
   try {

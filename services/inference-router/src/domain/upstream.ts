@@ -51,11 +51,15 @@ export interface StreamResult {
   pieces: AsyncIterable<StreamPiece>;
 }
 
-/** Why an attempt failed. `retryable` failures try the next target and cool the backend down. */
+/**
+ * Why an attempt failed. `retryable` failures try the next target and cool the backend down.
+ * `not_allowed`: the base URL reaches the workstation's own gateway or service ports, or a
+ * link-local or unspecified address, and was not connected to (issue 11 item 8).
+ */
 export class UpstreamError extends Error {
   constructor(
     message: string,
-    readonly kind: 'unreachable' | 'timeout' | 'redirect' | 'auth' | 'key_missing' | 'rate_limited' | 'server' | 'model_missing' | 'rejected' | 'bad_response' | 'aborted',
+    readonly kind: 'unreachable' | 'timeout' | 'redirect' | 'auth' | 'key_missing' | 'rate_limited' | 'server' | 'model_missing' | 'rejected' | 'bad_response' | 'aborted' | 'not_allowed',
     readonly status: number | null = null,
   ) { super(message); this.name = 'UpstreamError'; }
 

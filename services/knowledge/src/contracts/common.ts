@@ -23,6 +23,22 @@ export interface KnowledgeSettings {
   chunkChars: number;
   chunkOverlapChars: number;
   llmModel: string;
+  /** Most bytes a DOCX may expand to when unpacked (KNOWLEDGE_MAX_EXPANDED_BYTES; issue 11 item 5). */
+  maxExpandedBytes: number;
+  /** Most pages of a PDF (KNOWLEDGE_MAX_PDF_PAGES). */
+  maxPdfPages: number;
+  /** Most characters of text a document may hold (KNOWLEDGE_MAX_TEXT_CHARS). */
+  maxTextChars: number;
+  /** Most chunks of one document (KNOWLEDGE_MAX_CHUNKS_PER_DOCUMENT). */
+  maxChunksPerDocument: number;
+  /** Wall time one document's parse may take, ms (KNOWLEDGE_PARSE_TIMEOUT_MS). */
+  parseTimeoutMs: number;
+  /** Heap of the worker that parses one document, MB (KNOWLEDGE_PARSE_MEMORY_MB). */
+  parseMemoryMb: number;
+  /** Documents parsed at the same time, each in its own worker thread (KNOWLEDGE_PARSE_CONCURRENCY). */
+  parseConcurrency: number;
+  /** How long an upload's answer waits for its parse before answering 202 `indexing`, ms (KNOWLEDGE_INGEST_WAIT_MS). */
+  ingestWaitMs: number;
 }
 
 /** The knowledge service's config slice. */
@@ -39,11 +55,12 @@ export interface KnowledgeRuntime {
 /**
  * Error codes of the knowledge service and their HTTP statuses, beside the common ones
  * (`invalid_request`, `not_found`, `admin_required`, `payload_too_large`, `unsupported_media_type`, ...).
- * Every error body is `{error, code}`; `ingestion_failed` adds `document_id`.
+ * Every error body is `{error, code}`; `ingestion_failed` adds `document_id`, `document_limit_exceeded` `document_id` and `limit`.
  *
  * | code | status | when |
  * |---|---|---|
  * | `ingestion_failed` | 422 | the file could not be parsed; the document keeps `last_error` |
+ * | `document_limit_exceeded` | 422 | a document limit refused the document (issue 11 item 5); it is `failed` with `last_error`, the body adds `document_id` and `limit` (the setting) |
  * | `unsupported_format` | 415 | the upload is not PDF, DOCX, HTML, Markdown, text or CSV |
  * | `confirm_tenant_wide_required` | 400 | a shared item without audiences needs `confirm_tenant_wide: true` |
  * | `owner_forbidden` | 403 | only admins make another user the owner of an item |
@@ -53,6 +70,7 @@ export interface KnowledgeRuntime {
  */
 export const KNOWLEDGE_ERRORS = {
   ingestion_failed: 422,
+  document_limit_exceeded: 422,
   unsupported_format: 415,
   confirm_tenant_wide_required: 400,
   owner_forbidden: 403,

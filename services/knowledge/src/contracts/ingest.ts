@@ -8,14 +8,18 @@
 import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { DocumentStatusSchema, StringEnum, NullableString, OpenObject, VisibilityModeSchema, VisibilityRequestFields } from './common.js';
 
-/** 201 body of the file and text ingest routes. */
+/**
+ * 201 body of the file and text ingest routes; also their 202 body while the parse still runs in
+ * the background (`status: indexing`, `chunks_indexed: 0`; the document detail follows it to
+ * `indexed` or `failed` with `last_error`).
+ */
 export const IngestResultSchema = Type.Object({
   document_id: Type.String(),
   /** Same as `document_id` (spec "Item metadata"). */
   knowledge_item_id: Type.String(),
   title: Type.String(),
   chunks_indexed: Type.Integer(),
-  /** `indexing` while vectors are still being made, else `indexed` (or `failed`). */
+  /** `indexing` while the parse or the vectors are still being made, else `indexed` (or `failed`). */
   status: DocumentStatusSchema,
   visibility_mode: VisibilityModeSchema,
 });

@@ -36,7 +36,7 @@ export const SearchResultSchema = Type.Object({
 /** One search result. */
 export type SearchResult = Static<typeof SearchResultSchema>;
 
-/** Which retrievers answered a search, and why dense retrieval did not. */
+/** Which retrievers answered a search, and why dense retrieval did not (the embedder's own reason, which names folders, for admins only; issue 11 item 9). */
 export const RetrievalSchema = Type.Object({ sparse: Type.Boolean(), dense: Type.Boolean(), dense_reason: NullableString });
 
 /** 200 body of `POST /v1/knowledge/search`. */
@@ -44,7 +44,11 @@ export const SearchResponseSchema = Type.Object({ results: Type.Array(SearchResu
 /** 200 body of `POST /v1/knowledge/search`. */
 export type SearchResponse = Static<typeof SearchResponseSchema>;
 
-/** The embedder's status (services/embedder/src/contracts.ts `EmbedderStatus`), passed through as it is. */
+/**
+ * The embedder's status (services/embedder/src/contracts.ts `EmbedderStatus`): as it is for admins;
+ * for anyone else without the model folder (`path: null`) and with a reason that names no directory
+ * (`embedderStatusFor`, issue 11 item 9).
+ */
 export const EmbedderStatusSchema = Type.Object({
   state: StringEnum(['loading', 'ready', 'unavailable', 'failed']),
   model: NullableString,
@@ -59,7 +63,7 @@ export const EmbedderStatusSchema = Type.Object({
 export const KnowledgeStatusSchema = Type.Object({
   sparse_enabled: Type.Boolean(),
   dense_enabled: Type.Boolean(),
-  /** Plain words for the UI: why dense retrieval is off, when it is. */
+  /** Plain words for the UI: why dense retrieval is off, when it is (folders and load errors for admins only). */
   dense_reason: NullableString,
   embedder: EmbedderStatusSchema,
   chunks: Type.Integer(),

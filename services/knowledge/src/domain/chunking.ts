@@ -36,6 +36,31 @@ export function sentences(text: string, max: number): string[] {
 
 interface Section { heading: string | null; blocks: string[] }
 
+const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0' || /\s/.test(c);
+
+/**
+ * An ATX heading line (`#`..`######`, a space, text, optional closing `#`s): its level and text,
+ * or null. A scan in linear time: the pattern it replaces, `^(#{1,6})\s+(.+?)\s*#*\s*$`, took
+ * time quadratic in a line of many spaces (issue 11 item 5: chunking runs on untrusted text).
+ */
+export function atxHeading(line: string): { level: number; text: string } | null {
+  let level = 0;
+  while (level < line.length && line[level] === '#') level++;
+  if (level < 1 || level > 6 || level >= line.length || !isSpace(line[level]!)) return null;
+  let start = level;
+  while (start < line.length && isSpace(line[start]!)) start++;
+  // Only spaces after the #s: the old pattern took the second one as the text (none when one).
+  if (start === line.length) return line.length - level >= 2 ? { level, text: line[level + 1]! } : null;
+  let end = line.length;
+  while (end > start && isSpace(line[end - 1]!)) end--;
+  let close = end;
+  while (close > start && line[close - 1] === '#') close--;
+  // A closing run of #s goes with the spaces before it; a text of only #s keeps its first one.
+  if (close === start) close = start + 1;
+  else while (close > start && isSpace(line[close - 1]!)) close--;
+  return { level, text: line.slice(start, close) };
+}
+
 function sectionsOf(text: string): Section[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const sections: Section[] = [];
@@ -44,13 +69,13 @@ function sectionsOf(text: string): Section[] {
   let para: string[] = [];
   const flush = (): void => { const p = para.join('\n').trim(); if (p) cur.blocks.push(p); para = []; };
   for (const line of lines) {
-    const h = /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    const h = atxHeading(line);
     if (h) {
       flush();
       if (cur.blocks.length) sections.push(cur);
-      const level = h[1]!.length;
+      const level = h.level;
       path.length = Math.min(path.length, level - 1);
-      path[level - 1] = h[2]!;
+      path[level - 1] = h.text;
       cur = { heading: path.filter(Boolean).join(' > '), blocks: [] };
       continue;
     }

@@ -5,9 +5,9 @@
  */
 import type { Logger } from 'pino';
 import type { Embedder } from '../../../embedder/src/contracts.js';
-import { analyze } from '../../../embedder/src/index.js';
+import { analyze, publicDenseReason } from '../../../embedder/src/index.js';
 import type { KnowledgeSettings } from '../contracts.js';
-import { chunkText } from './chunking.js';
+import type { PreparedChunk, PrepareOptions } from './prepare.js';
 import type { ChunkStore, VectorIndex } from './ports.js';
 import { embeddingText, type EmbeddingPump } from './pump.js';
 
@@ -18,7 +18,7 @@ export interface IndexerDeps {
   chunks: ChunkStore;
   vectors: VectorIndex;
   embedder: Embedder;
-  settings: Pick<KnowledgeSettings, 'chunkChars' | 'chunkOverlapChars'>;
+  settings: Pick<KnowledgeSettings, 'chunkChars' | 'chunkOverlapChars' | 'maxExpandedBytes' | 'maxPdfPages' | 'maxTextChars' | 'maxChunksPerDocument'>;
   pump: Pick<EmbeddingPump, 'kick'>;
   logger: Logger;
 }
@@ -27,18 +27,23 @@ export interface IndexerDeps {
 export class Indexer {
   constructor(private readonly d: IndexerDeps) {}
 
+  /** Chunk sizes and document limits (issue 11 item 5) of `prepareText` / `prepareDocument`. */
+  prepareOptions(): PrepareOptions {
+    const s = this.d.settings;
+    return {
+      chunk: { maxChars: s.chunkChars, overlapChars: s.chunkOverlapChars },
+      limits: { maxExpandedBytes: s.maxExpandedBytes, maxPdfPages: s.maxPdfPages, maxTextChars: s.maxTextChars, maxChunks: s.maxChunksPerDocument },
+    };
+  }
+
   /**
-   * Replace a document's chunks (and their keyword rows and vectors) by the chunks of `text`.
-   * Call inside a transaction.
+   * Replace a document's chunks (and their keyword rows and vectors) by prepared chunks
+   * (domain/prepare.ts; body terms analysed, the title's added here). Call inside a transaction.
    * @returns the new chunk ids and their embedding texts.
    */
-  indexChunks(doc: { id: string; title: string }, text: string): { chunkIds: number[]; texts: string[] } {
-    const chunks = chunkText(text, { maxChars: this.d.settings.chunkChars, overlapChars: this.d.settings.chunkOverlapChars });
+  indexPrepared(doc: { id: string; title: string }, chunks: PreparedChunk[]): { chunkIds: number[]; texts: string[] } {
     const titleTerms = analyze(doc.title).join(' ');
-    const rows = chunks.map((c) => ({
-      chunk_index: c.index, heading: c.heading, content: c.content, titleTerms,
-      bodyTerms: analyze(c.heading ? `${c.heading}\n${c.content}` : c.content).join(' '),
-    }));
+    const rows = chunks.map((c) => ({ chunk_index: c.chunk_index, heading: c.heading, content: c.content, titleTerms, bodyTerms: c.bodyTerms }));
     this.d.vectors.remove(this.d.chunks.idsOf(doc.id));
     const chunkIds = this.d.chunks.replace(doc.id, rows);
     return { chunkIds, texts: chunks.map((c) => embeddingText(doc.title, c.heading, c.content)) };
@@ -62,10 +67,14 @@ export class Indexer {
     return st === 'ready' || st === 'loading';
   }
 
-  /** Plain words for the UI: why dense retrieval is off. */
-  denseReason(): string {
+  /**
+   * Plain words for the UI: why dense retrieval is off. `detailed` (admins) gives the embedder's own
+   * reason, which names the folders searched or the load error; otherwise words that name no
+   * directory or file (issue 11 item 9).
+   */
+  denseReason(detailed: boolean): string {
     const st = this.d.embedder.status();
     if (st.state === 'loading') return 'the embedding model is still loading; keyword (BM25) search answers meanwhile';
-    return st.reason ?? 'dense retrieval is off';
+    return (detailed ? st.reason : publicDenseReason(st)) ?? 'dense retrieval is off';
   }
 }

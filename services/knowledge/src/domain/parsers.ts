@@ -4,16 +4,30 @@
  * (to HTML, then Markdown headings so chunking sees the structure), HTML, Markdown, plain text and
  * CSV (RFC 4180 quoting; each row becomes `column: value` lines). The output is Markdown-ish text.
  *
- * Errors: `ParseError` with a message fit for `last_error` (no paths, no stack).
+ * Document limits (issue 11 item 5 "Document bombs", `ExtractLimits`): a DOCX is measured from its
+ * ZIP directory before anything is inflated (zip-guard.ts) and its images are never read; a PDF
+ * with more pages than allowed is refused before any page is read, and its text is streamed page by
+ * page and cut off as soon as it passes the character limit; every format's text is held to the
+ * same character limit. Runs in the parse worker (parsing/parse-worker.ts), which also bounds time
+ * and memory.
+ *
+ * Errors: `ParseError` with a message fit for `last_error` (no paths, no stack);
+ * `DocumentLimitError` (a `ParseError`) when a limit refuses the document.
  */
+import { DocumentLimitError, ParseError } from './parse-errors.js';
+import { checkZipExpansion } from './zip-guard.js';
+
+export { DocumentLimitError, ParseError } from './parse-errors.js';
+
+/**
+ * Limits of one extraction (main/config/services/knowledge.ts); absent ones do not apply.
+ * `maxExpandedBytes`: what a DOCX may expand to, bytes; `maxPdfPages`: pages of a PDF;
+ * `maxTextChars`: characters of extracted text (UTF-16 code units).
+ */
+export interface ExtractLimits { maxExpandedBytes?: number; maxPdfPages?: number; maxTextChars?: number }
 
 /** Formats the service accepts. */
 export type DocFormat = 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | 'csv';
-
-/** Extraction failed; `message` is shown to the user as the document's `last_error`. */
-export class ParseError extends Error {
-  constructor(message: string) { super(message); this.name = 'ParseError'; }
-}
 
 const EXT: Record<string, DocFormat> = {
   pdf: 'pdf', docx: 'docx', html: 'html', htm: 'html', md: 'markdown', markdown: 'markdown', txt: 'text', text: 'text', csv: 'csv',
@@ -103,7 +117,17 @@ function csvToText(text: string): string {
   return rows.slice(1).map((r, n) => `Row ${n + 1}\n${r.map((v, i) => `${header[i] ?? `column ${i + 1}`}: ${v}`).join('\n')}`).join('\n\n');
 }
 
-async function pdfToText(bytes: Buffer): Promise<{ text: string; title: string | null }> {
+function fmt(n: number): string { return n.toLocaleString('en-US'); }
+
+function tooMuchText(max: number): DocumentLimitError {
+  return new DocumentLimitError(`refused: the document holds more than ${fmt(max)} characters of text (KNOWLEDGE_MAX_TEXT_CHARS)`, 'KNOWLEDGE_MAX_TEXT_CHARS');
+}
+
+/** One streamed piece of a page's text content (pdfjs `TextContent` items). */
+interface TextChunk { items: Array<{ str?: string; hasEOL?: boolean }> }
+
+async function pdfToText(bytes: Buffer, limits: ExtractLimits): Promise<{ text: string; title: string | null }> {
+  const maxChars = limits.maxTextChars ?? Infinity;
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   let doc;
   try {
@@ -112,16 +136,32 @@ async function pdfToText(bytes: Buffer): Promise<{ text: string; title: string |
     throw new ParseError(`the PDF could not be read (${err instanceof Error ? err.name : 'error'})`);
   }
   try {
+    const maxPages = limits.maxPdfPages ?? Infinity;
+    if (doc.numPages > maxPages) {
+      throw new DocumentLimitError(`refused: the PDF has ${fmt(doc.numPages)} pages, above the limit of ${fmt(maxPages)} (KNOWLEDGE_MAX_PDF_PAGES)`, 'KNOWLEDGE_MAX_PDF_PAGES');
+    }
     const pages: string[] = [];
+    let chars = 0;
     for (let p = 1; p <= doc.numPages; p++) {
       const page = await doc.getPage(p);
-      const content = await page.getTextContent();
       let line = '';
       const lines: string[] = [];
-      for (const item of content.items) {
-        if (!('str' in item)) continue;
-        line += item.str;
-        if (item.hasEOL) { lines.push(line); line = ''; }
+      // Streamed, so a page whose content stream expands without end is cut at the character limit.
+      const reader = (page.streamTextContent() as ReadableStream<TextChunk>).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const item of value.items) {
+          if (typeof item.str !== 'string') continue;
+          line += item.str;
+          chars += item.str.length;
+          if (item.hasEOL) { lines.push(line); line = ''; }
+        }
+        if (chars > maxChars) {
+          // pdfjs wants an Error as the reason; without one the stream never ends and destroy() waits on it.
+          await reader.cancel(new Error('text limit')).catch(() => {});
+          throw tooMuchText(maxChars);
+        }
       }
       if (line) lines.push(line);
       // Lines that end a sentence close a paragraph; others continue it.
@@ -132,15 +172,21 @@ async function pdfToText(bytes: Buffer): Promise<{ text: string; title: string |
     const info = (meta?.info ?? {}) as { Title?: unknown };
     return { text: pages.join('\n\n'), title: typeof info.Title === 'string' && info.Title.trim() ? info.Title.trim() : null };
   } finally {
-    await doc.destroy();
+    // Bounded: a document pdfjs is still busy with must not keep the parse from answering.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([doc.destroy().catch(() => {}), new Promise<void>((resolve) => { timer = setTimeout(resolve, 2000); })]);
+    clearTimeout(timer);
   }
 }
 
-async function docxToText(bytes: Buffer): Promise<string> {
+async function docxToText(bytes: Buffer, limits: ExtractLimits): Promise<string> {
+  // Measured from the ZIP directory before mammoth inflates anything (zip bombs).
+  checkZipExpansion(bytes, limits.maxExpandedBytes ?? Number.MAX_SAFE_INTEGER);
   const mammoth = (await import('mammoth')).default;
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: bytes })).value;
+    // Images are never read: the text is all that is indexed.
+    html = (await mammoth.convertToHtml({ buffer: bytes }, { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) })).value;
   } catch {
     throw new ParseError('the DOCX file could not be read (not a valid Word document)');
   }
@@ -148,14 +194,15 @@ async function docxToText(bytes: Buffer): Promise<string> {
 }
 
 /**
- * Extract text (and a title when the format carries one).
- * @throws ParseError when the bytes are not a readable document of `format`, or hold no text.
+ * Extract text (and a title when the format carries one), within `limits`.
+ * @throws DocumentLimitError when a limit refuses the document; ParseError when the bytes are not a
+ *   readable document of `format`, or hold no text.
  */
-export async function extractText(format: DocFormat, bytes: Buffer): Promise<{ text: string; title: string | null }> {
+export async function extractText(format: DocFormat, bytes: Buffer, limits: ExtractLimits = {}): Promise<{ text: string; title: string | null }> {
   let out: { text: string; title: string | null };
   switch (format) {
-    case 'pdf': out = await pdfToText(bytes); break;
-    case 'docx': out = { text: await docxToText(bytes), title: null }; break;
+    case 'pdf': out = await pdfToText(bytes, limits); break;
+    case 'docx': out = { text: await docxToText(bytes, limits), title: null }; break;
     case 'html': out = htmlToText(bytes.toString('utf8')); break;
     case 'csv': out = { text: csvToText(bytes.toString('utf8').replace(/^\uFEFF/, '')), title: null }; break;
     case 'markdown': case 'text': {
@@ -164,6 +211,7 @@ export async function extractText(format: DocFormat, bytes: Buffer): Promise<{ t
       break;
     }
   }
+  if (out.text.length > (limits.maxTextChars ?? Infinity)) throw tooMuchText(limits.maxTextChars!);
   if (!out.text.trim()) throw new ParseError(format === 'pdf' ? 'the PDF holds no extractable text (scanned pages need OCR, which is not available)' : 'the file holds no text');
   return out;
 }

@@ -8,6 +8,8 @@
  * on every read path that takes a `Viewer`, so it can run inside the database's query.
  */
 import type { DocumentStatus, VisibilityMode } from '../contracts.js';
+import type { DocFormat } from './parsers.js';
+import type { PreparedDocument } from './prepare.js';
 
 /** Run `fn` atomically (all of its store calls commit or none do). `fn` must be synchronous. */
 export type Transactor = <T>(fn: () => T) => T;
@@ -113,6 +115,11 @@ export interface DocumentStore {
   /** Remove the document row and its governance rows (chunks are removed by `ChunkStore.removeAll`). */
   delete(id: string): void;
   batchProgress(batchId: string): BatchProgress;
+  /**
+   * File and text documents whose parse never finished (`indexing` with no chunks: a stop cut
+   * their parse short), oldest first (issue 11 item 5: parsing runs in the background).
+   */
+  awaitingParse(tenantId: string): DocumentRow[];
 }
 
 /** A chunk to index: its text and its analysed title and body terms for keyword search. */
@@ -248,6 +255,25 @@ export interface BlobStore {
   put(bytes: Uint8Array): { sha256: string; size: number };
   /** The bytes, or null when absent. */
   get(sha256: string): Buffer | null;
+}
+
+/** What to prepare for the index: a stored file of a format (read when its turn comes), or a text. */
+export type PrepareJob =
+  | { kind: 'file'; format: DocFormat; load: () => Buffer | null }
+  | { kind: 'text'; text: string };
+
+/**
+ * Runs `prepareDocument` / `prepareText` (domain/prepare.ts) off the service's event loop, a few
+ * at a time, each bounded in time and memory (issue 11 item 5 "Document bombs"); implemented by
+ * parsing/worker-preparer.ts with worker threads.
+ */
+export interface DocumentPreparer {
+  /**
+   * Prepare `job`. `text` is the extracted text (for a text job, the text itself).
+   * @throws DocumentLimitError (a limit, the time or the memory budget refused it), ParseError
+   *   (unreadable), PreparerClosedError (the service stopped first: the document waits for a restart).
+   */
+  prepare(job: PrepareJob): Promise<PreparedDocument>;
 }
 
 /** Turn-event sink (the TurnEventClient in production). */

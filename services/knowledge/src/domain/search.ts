@@ -11,7 +11,7 @@ import { analyze, dot, ftsOrQuery, fuse, normalisedScore, queryTerms, RRF_K, typ
 import type { KnowledgeSettings, SearchResponse, SearchResult } from '../contracts.js';
 import type { Indexer } from './indexing.js';
 import type { ChunkStore, EventSink, VectorIndex, Viewer } from './ports.js';
-import type { Visibility } from './visibility.js';
+import { isAdmin, type Visibility } from './visibility.js';
 
 /** FTS5 bm25() weight of the title column against the body (tuned on SciFact train queries). */
 export const TITLE_WEIGHT = 2.5;
@@ -112,7 +112,8 @@ export class Search {
       });
       await this.d.events.deliver(1500);
     }
-    return { results, retrieval: { sparse: useSparse, dense: useDense, dense_reason: useDense ? null : this.d.indexer.denseReason() } };
+    // Only admins read the embedder's own reason (it names directories; issue 11 item 9).
+    return { results, retrieval: { sparse: useSparse, dense: useDense, dense_reason: useDense ? null : this.d.indexer.denseReason(isAdmin(p)) } };
   }
 
   /** Dense candidates: Hamming KNN over sign bits, oversampled, then exact cosine on float vectors, visibility applied. */

@@ -51,22 +51,27 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<IngestRoutesOptions> = asyn
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  /** `POST /v1/knowledge/ingest`: multipart `file` (+ `title`) -> 201 `IngestResult`; 422 `ingestion_failed` with `document_id`. */
-  app.post('/v1/knowledge/ingest', { bodyLimit: limit, schema: { querystring: TenantQuerySchema, response: { 201: IngestResultSchema } } }, async (req, reply) => {
+  /**
+   * `POST /v1/knowledge/ingest`: multipart `file` (+ `title`) -> 201 `IngestResult`, or 202 while the
+   * parse still runs; 422 `ingestion_failed` / `document_limit_exceeded` with `document_id`.
+   */
+  app.post('/v1/knowledge/ingest', { bodyLimit: limit, schema: { querystring: TenantQuerySchema, response: { 201: IngestResultSchema, 202: IngestResultSchema } } }, async (req, reply) => {
     const p = requirePrincipal(req);
     const f = form(req.body, req.headers['content-type']);
     const file = f.files.find((x) => x.field === 'file') ?? f.files[0];
     if (!file) throw invalidRequest('multipart field "file" is required', 'body.file');
-    return reply.code(201).send(await ingest.ingestFile(p, file, f.fields.title ?? null));
+    const out = await ingest.ingestFile(p, file, f.fields.title ?? null);
+    return reply.code(out.pending ? 202 : 201).send(out.result);
   });
 
-  /** `POST /v1/knowledge/ingest/text`: `title`, `content` (multipart, urlencoded or JSON) -> 201 `IngestResult`. */
-  app.post('/v1/knowledge/ingest/text', { bodyLimit: limit, schema: { querystring: TenantQuerySchema, response: { 201: IngestResultSchema } } }, async (req, reply) => {
+  /** `POST /v1/knowledge/ingest/text`: `title`, `content` (multipart, urlencoded or JSON) -> 201 `IngestResult` (202, 422 as above). */
+  app.post('/v1/knowledge/ingest/text', { bodyLimit: limit, schema: { querystring: TenantQuerySchema, response: { 201: IngestResultSchema, 202: IngestResultSchema } } }, async (req, reply) => {
     const p = requirePrincipal(req);
     const f = form(req.body, req.headers['content-type']);
     const content = f.fields.content ?? (f.files[0] ? f.files[0].data.toString('utf8') : undefined);
     if (typeof content !== 'string') throw invalidRequest('field "content" is required', 'body.content');
-    return reply.code(201).send(await ingest.ingestText(p, f.fields.title ?? '', content));
+    const out = await ingest.ingestText(p, f.fields.title ?? '', content);
+    return reply.code(out.pending ? 202 : 201).send(out.result);
   });
 
   /** `POST /v1/knowledge/ingest/batch` -> 201 `BatchIngestResult`. */

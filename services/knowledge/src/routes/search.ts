@@ -23,9 +23,6 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
     });
   });
 
-  /** `GET /v1/knowledge/status` -> 200 `KnowledgeStatus`. */
-  app.get('/v1/knowledge/status', { schema: { querystring: TenantQuerySchema, response: { 200: KnowledgeStatusSchema } } }, async (req) => {
-    requirePrincipal(req);
-    return status.status();
-  });
+  /** `GET /v1/knowledge/status` -> 200 `KnowledgeStatus` (the embedder's reason and folder for admins only). */
+  app.get('/v1/knowledge/status', { schema: { querystring: TenantQuerySchema, response: { 200: KnowledgeStatusSchema } } }, async (req) => status.status(requirePrincipal(req)));
 };

@@ -50,6 +50,8 @@ export class SqliteDocumentStore implements DocumentStore {
       delete: db.prepare<[string]>('DELETE FROM documents WHERE id = ?'),
       batchProgress: db.prepare<[string], BatchProgress>(`SELECT count(*) AS documents, coalesce(sum(status = 'indexed'), 0) AS indexed, coalesce(sum(status = 'failed'), 0) AS failed,
         coalesce(sum(chunks_indexed), 0) AS chunks, coalesce(sum(chunks_embedded), 0) AS embedded FROM documents WHERE batch_id = ?`),
+      awaitingParse: db.prepare<[string], RawDoc>(`SELECT ${DOC_COLUMNS} FROM documents d
+        WHERE d.tenant_id = ? AND d.status = 'indexing' AND d.chunks_indexed = 0 AND d.source_type IN ('file', 'text') ORDER BY d.created_at, d.id`),
     };
   }
 
@@ -103,4 +105,6 @@ export class SqliteDocumentStore implements DocumentStore {
   delete(id: string): void { this.q.delete.run(id); }
 
   batchProgress(batchId: string): BatchProgress { return this.q.batchProgress.get(batchId)!; }
+
+  awaitingParse(tenantId: string): DocumentRow[] { return this.q.awaitingParse.all(tenantId).map(parseDoc); }
 }

@@ -30,7 +30,7 @@ export class SqliteVectorIndex implements VectorIndex {
       pending: db.prepare<[number], PendingChunk>(`SELECT c.id AS chunk_id, c.document_id, c.heading, c.content, d.title FROM chunks c JOIN documents d ON d.id = c.document_id
         WHERE c.embedded = 0 ORDER BY c.id LIMIT ?`),
       countPending: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks WHERE embedded = 0'),
-      finishWithoutVectors: db.prepare(`UPDATE documents SET status = 'indexed' WHERE status = 'indexing' AND chunks_embedded >= chunks_indexed`),
+      finishWithoutVectors: db.prepare(`UPDATE documents SET status = 'indexed' WHERE status = 'indexing' AND chunks_indexed > 0 AND chunks_embedded >= chunks_indexed`),
       resetDocChunks: db.prepare<[string]>('UPDATE chunks SET embedded = 0 WHERE document_id = ?'),
       reembedDoc: db.prepare<{ id: string; dense: number }>(`UPDATE documents SET chunks_embedded = 0, status = CASE WHEN @dense = 1 AND status = 'indexed' AND chunks_indexed > 0 THEN 'indexing' ELSE status END WHERE id = @id`),
     };

@@ -3,9 +3,13 @@
  * memories stored without a vector (or whose content changed), and whether dense recall is on.
  * Without a model, recall is keyword-only and nothing here fails.
  */
-import type { Embedder, EmbedPriority } from '../../../embedder/src/index.js';
+import type { Principal } from '../../../shared/identity/principal-types.js';
+import { embedderStatusFor, publicDenseReason, type Embedder, type EmbedPriority } from '../../../embedder/src/index.js';
 import type { MemoryStatus } from '../contracts.js';
 import type { VectorRepository } from './ports.js';
+
+/** Roles that read the embedder's own reason and model folder (issue 11 item 9). */
+const DETAIL_ROLES: readonly string[] = ['admin', 'tenant_admin', 'platform_admin'];
 
 /** Memories embedded per batch of the background pump. */
 const PUMP_BATCH = 64;
@@ -52,13 +56,19 @@ export class DenseIndex {
     })().finally(() => { this.pumping = null; });
   }
 
-  /** Whether dense recall is on and why not, with the embedder's own status. */
-  status(): MemoryStatus {
+  /**
+   * Whether dense recall is on and why not, with the embedder's status, as `reader` may see it:
+   * admins get the embedder's own reason (it names the folders searched) and model folder; anyone
+   * else, and no reader (`/readyz`, unauthenticated), words that name no directory.
+   */
+  status(reader: Pick<Principal, 'roles'> | null): MemoryStatus {
     const st = this.d.embedder.status();
+    const detailed = reader !== null && reader.roles.some((r) => DETAIL_ROLES.includes(r));
+    const reason = st.state === 'loading' ? 'the embedding model is still loading' : detailed ? st.reason : publicDenseReason(st);
     return {
       dense_enabled: this.d.embedder.available,
-      dense_reason: this.d.embedder.available ? null : (st.state === 'loading' ? 'the embedding model is still loading' : st.reason),
-      embedder: { ...st },
+      dense_reason: this.d.embedder.available ? null : reason,
+      embedder: embedderStatusFor(st, detailed),
       sparse_enabled: true,
     };
   }

@@ -1,16 +1,16 @@
 /**
  * Scopes and authorization (spec "Memory" > "Authorization"): a caller acts on its own user;
- * tenant admins (and service accounts) on any user of their tenant; platform roles across tenants.
+ * tenant admins (and service principals, `isServicePrincipal`) on any user of their tenant; platform roles across tenants.
  * A memory out of reach answers `memory_not_found`, as if absent.
  */
 import { DomainError } from '../../../shared/kit/domain-error.js';
-import type { Principal } from '../../../shared/identity/principal.js';
+import { isServicePrincipal, type Principal } from '../../../shared/identity/principal-types.js';
 import type { MemoryErrorCode, MemoryScope } from '../contracts.js';
 import type { MemoryRepository, MemoryRow, StampedHeaders } from './ports.js';
 import type { Scope } from './records.js';
 
-/** Roles acting on any user of their tenant. */
-export const TENANT_ROLES = ['admin', 'tenant_admin', 'service-account'];
+/** Roles acting on any user of their tenant (services do too, by `isServicePrincipal`, never by a role claim). */
+export const TENANT_ROLES = ['admin', 'tenant_admin'];
 /** Roles acting across tenants. */
 export const PLATFORM_ROLES = ['platform_admin'];
 
@@ -19,7 +19,7 @@ export interface Caller { principal: Principal; turnId: string | null; headers: 
 
 function reach(p: Principal): { platform: boolean; tenantAdmin: boolean } {
   const platform = p.roles.some((r) => PLATFORM_ROLES.includes(r));
-  return { platform, tenantAdmin: platform || p.roles.some((r) => TENANT_ROLES.includes(r)) };
+  return { platform, tenantAdmin: platform || isServicePrincipal(p) || p.roles.some((r) => TENANT_ROLES.includes(r)) };
 }
 
 /**

@@ -60,7 +60,7 @@ export const memoryRoutes: FastifyPluginAsyncTypebox<MemoryRoutesOptions> = asyn
     schema: { body: ConsolidateRequestSchema, response: { 200: ConsolidationReportSchema } },
   }, async (req) => consolidator.forCaller(callerOf(req), req.body?.scope));
 
-  app.get('/v1/memory/status', { schema: { response: { 200: MemoryStatusSchema } } }, async (req) => { requirePrincipal(req); return dense.status(); });
+  app.get('/v1/memory/status', { schema: { response: { 200: MemoryStatusSchema } } }, async (req) => dense.status(requirePrincipal(req)));
 
   app.get('/v1/memory', {
     schema: { querystring: ListQuerySchema, response: { 200: MemoryPageSchema } },

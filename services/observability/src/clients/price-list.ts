@@ -1,8 +1,12 @@
 /**
  * The external price list (spec "Observability": PRICING_MODELS_URL): one GET, redirects never
  * followed, at most 32 MiB, parsed into USD per 1M tokens (domain/prices.ts `parsePriceList`).
+ * The GET goes through the outbound agent (services/shared/http/outbound-agent.ts, issue 11 item 8):
+ * a URL that reaches the workstation's own gateway or service ports, or a link-local or unspecified
+ * address, is refused with `url_not_allowed` before anything is sent.
  */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { isUrlNotAllowed } from '../../../shared/http/outbound.js';
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { ModelPrice, ObservabilityErrorCode } from '../contracts.js';
 import type { PriceListSource } from '../domain/ports.js';
@@ -15,14 +19,16 @@ function failed(message: string): DomainError<ObservabilityErrorCode> {
 }
 
 /**
- * Fetch and parse the price list at `url`.
- * @throws DomainError `pricing_refresh_failed` (unreachable, redirect, non-200, too large, unreadable, empty).
+ * Fetch and parse the price list at `url` through `dispatcher` (the outbound agent).
+ * @throws DomainError `url_not_allowed` (the URL reaches the workstation itself or a link-local
+ *   address), `pricing_refresh_failed` (unreachable, redirect, non-200, too large, unreadable, empty).
  */
-export async function fetchPriceList(url: string, timeoutMs: number): Promise<Record<string, ModelPrice>> {
+export async function fetchPriceList(dispatcher: Dispatcher, url: string, timeoutMs: number): Promise<Record<string, ModelPrice>> {
   let res;
   try {
-    res = await request(url, { method: 'GET', headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    res = await request(url, { dispatcher, method: 'GET', headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   } catch (err) {
+    if (isUrlNotAllowed(err)) throw err;
     throw failed(`could not reach the pricing list at ${url}: ${(err as Error).message}`);
   }
   if (res.statusCode >= 300 && res.statusCode < 400) {
@@ -48,5 +54,7 @@ export async function fetchPriceList(url: string, timeoutMs: number): Promise<Re
   }
 }
 
-/** The `PriceListSource` over HTTP. */
-export const httpPriceList: PriceListSource = { fetch: fetchPriceList };
+/** The `PriceListSource` over HTTP through `dispatcher` (the outbound agent of the service). */
+export function httpPriceList(dispatcher: Dispatcher): PriceListSource {
+  return { fetch: (url, timeoutMs) => fetchPriceList(dispatcher, url, timeoutMs) };
+}

@@ -5,6 +5,7 @@
  */
 import { invalidInput } from '../../../shared/kit/domain-error.js';
 import { DomainError } from '../../../shared/kit/domain-error.js';
+import { isServicePrincipal } from '../../../shared/identity/principal-types.js';
 import type { BudgetInput, BudgetStatus, ObservabilityErrorCode, UsageQuery, UsageReport } from '../contracts.js';
 import type { BudgetStore, Caller, GenerationStore } from './ports.js';
 import { budgetState, periodStart } from './prices.js';
@@ -45,7 +46,7 @@ export class BudgetService {
 
   /** The router's check. @throws DomainError `service_account_required` unless a service or an admin asks. */
   check(caller: Caller, tenantId: string): BudgetStatus {
-    if (!caller.roles.includes('service-account') && !caller.roles.includes('admin')) throw new DomainError<ObservabilityErrorCode>('service_account_required', 'budget status is for services and admins');
+    if (!isServicePrincipal(caller) && !caller.roles.includes('admin')) throw new DomainError<ObservabilityErrorCode>('service_account_required', 'budget status is for services and admins');
     return this.status(tenantId);
   }
 

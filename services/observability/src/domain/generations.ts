@@ -1,9 +1,10 @@
 /**
  * Generation record use cases (spec "Observability"; "Other resources": generation record): ingest
  * (services only; idempotent by `event_id`), list newest first with cursor pagination, read one, and
- * aggregate. Users without the admin or service-account role see only their own records.
+ * aggregate. Users without the admin role see only their own records; services (`isServicePrincipal`) see all.
  */
 import { DomainError, invalidInput, notFoundError } from '../../../shared/kit/domain-error.js';
+import { isServicePrincipal } from '../../../shared/identity/principal-types.js';
 import type {
   GenerationFilterQuery, GenerationInput, GenerationListQuery, GenerationPage, GenerationRecord, GenerationStats, ObservabilityErrorCode,
 } from '../contracts.js';
@@ -13,12 +14,12 @@ import type { Caller, GenerationFilter, GenerationStore } from './ports.js';
 
 /** Whether `caller` may see every user's records (admin or a service). */
 export function seesAll(caller: Caller): boolean {
-  return caller.roles.includes('admin') || caller.roles.includes('service-account');
+  return caller.roles.includes('admin') || isServicePrincipal(caller);
 }
 
-/** @throws DomainError `service_account_required` unless `caller` is a service. */
+/** @throws DomainError `service_account_required` unless `caller` is a service principal (issue 11 item 1: a role claim is not enough). */
 export function requireService(caller: Caller, message: string): void {
-  if (!caller.roles.includes('service-account')) throw new DomainError<ObservabilityErrorCode>('service_account_required', message);
+  if (!isServicePrincipal(caller)) throw new DomainError<ObservabilityErrorCode>('service_account_required', message);
 }
 
 const iso = (s: string | undefined): string | undefined => (s === undefined ? undefined : new Date(s).toISOString());

@@ -3,6 +3,7 @@
  * stores over SQLite (one file per table group), `clients/` the external price list; shaped so
  * another database could stand behind them.
  */
+import type { AuthMethod } from '../../../shared/identity/principal-types.js';
 import type { BudgetPeriod, GenerationRecord, ModelPrice, SpanRecord, StatsBucket, TraceSummary } from '../contracts.js';
 
 /** Filters of a record query (times RFC 3339; `since` inclusive, `until` exclusive). */
@@ -83,10 +84,10 @@ export interface SpanStore {
 export interface PriceListSource {
   /**
    * Fetch and parse the list at `url` (USD per 1M tokens).
-   * @throws DomainError `pricing_refresh_failed`.
+   * @throws DomainError `url_not_allowed` (the URL reaches the workstation itself), `pricing_refresh_failed`.
    */
   fetch(url: string, timeoutMs: number): Promise<Record<string, ModelPrice>>;
 }
 
-/** The caller of a route, as the domain decides what it may see. */
-export interface Caller { id: string; roles: readonly string[] }
+/** The caller of a route, as the domain decides what it may see (`auth_method` tells a service principal, issue 11 item 1). */
+export interface Caller { id: string; roles: readonly string[]; auth_method: AuthMethod }

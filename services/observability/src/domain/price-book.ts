@@ -60,7 +60,8 @@ export class PriceBook {
 
   /**
    * Fetch PRICING_MODELS_URL and replace the refreshed list.
-   * @throws DomainError `pricing_url_missing` (no URL set), `pricing_refresh_failed`.
+   * @throws DomainError `pricing_url_missing` (no URL set), `url_not_allowed` (the URL reaches the
+   *   workstation itself, issue 11 item 8), `pricing_refresh_failed`.
    */
   async refresh(): Promise<PriceRefresh> {
     const url = this.d.pricingModelsUrl;

@@ -5,7 +5,7 @@
  * - `GET /v1/generations` query filters + `limit` (1-500, default 50) + `cursor` -> `{items, next_cursor?}`
  * - `GET /v1/generations/stats` query `since`, `until` (+ the same filters) -> `GenerationStats`
  * - `GET /v1/generations/{event_id}` -> `GenerationRecord`; 404 `not_found`
- * Users without the admin or service-account role see only their own records (domain/generations.ts).
+ * Users without the admin role see only their own records; service principals see all (domain/generations.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requirePrincipal } from '../../../shared/kit/principal.js';

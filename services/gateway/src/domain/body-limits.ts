@@ -1,0 +1,78 @@
+/**
+ * The request body limit of every upstream route, as the gateway knows it (issue 11 item 4,
+ * "Bounded input everywhere"): the gateway answers 413 `payload_too_large` itself, before a byte
+ * is forwarded, when a body exceeds what the owning service would accept. It used to accept up to
+ * its own `maxRequestBodyBytes` (25 MiB) for every route; a service with a 1 MiB limit then cut
+ * the body and the client saw an empty 499.
+ *
+ * The figures are each service's `bodyLimit` (its `defineService` and route-level `bodyLimit`s);
+ * test/integration/gateway-body-limit.test.ts builds every service and fails when a figure here
+ * drifts from theirs. Two of them move with settings of their service, which main/config passes to
+ * the gateway (`GatewayConfig.upstreamBodySettings`).
+ */
+import type { UpstreamName } from '../../../shared/services.js';
+import { SANDBOX_BODY_LIMIT_BYTES } from '../../../sandbox/src/contracts.js';
+
+const KiB = 1024;
+const MiB = 1024 * 1024;
+
+/** Settings of other services that move their body limits (read by main/config from the same environment). */
+export interface UpstreamBodySettings {
+  /** The guardrail's `maxBodyBytes` (SVC_GUARDRAIL_MAX_BODY_BYTES). */
+  guardrailMaxBodyBytes: number;
+  /** The knowledge service's `maxUploadBytes` (KNOWLEDGE_MAX_UPLOAD_BYTES). */
+  knowledgeMaxUploadBytes: number;
+}
+
+/** The defaults of those settings (main/config/services/{guardrail,knowledge}.ts; a unit test keeps them equal). */
+export const DEFAULT_UPSTREAM_BODY_SETTINGS: Readonly<UpstreamBodySettings> = Object.freeze({
+  guardrailMaxBodyBytes: 2 * MiB,
+  knowledgeMaxUploadBytes: 50 * MiB,
+});
+
+type Limit = (s: UpstreamBodySettings) => number;
+const fixed = (bytes: number): Limit => () => bytes;
+/** The knowledge upload routes' limit: the upload limit plus room for the multipart envelope. */
+const knowledgeUpload: Limit = (s) => s.knowledgeMaxUploadBytes + MiB;
+
+/** Each service's own limit (`defineService({ bodyLimit })`, default 1 MiB), bytes. */
+const SERVICE_LIMITS: Readonly<Record<UpstreamName, Limit>> = {
+  'agent-runtime': fixed(32 * MiB),
+  guardrail: (s) => s.guardrailMaxBodyBytes,
+  memory: fixed(MiB),
+  'inference-router': fixed(25 * MiB),
+  sandbox: fixed(SANDBOX_BODY_LIMIT_BYTES),
+  knowledge: fixed(64 * MiB),
+  audit: fixed(16 * MiB),
+  observability: fixed(MiB),
+  auth: fixed(64 * KiB),
+  dirauth: fixed(MiB),
+};
+
+/** Routes with a `bodyLimit` of their own: service, method and upstream path (as the service routes it). */
+const ROUTE_LIMITS: ReadonlyArray<{ service: UpstreamName; method: string; path: string; limit: Limit }> = [
+  { service: 'audit', method: 'POST', path: '/v1/audit/artifacts', limit: fixed(48 * MiB) },
+  { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest', limit: knowledgeUpload },
+  { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest/text', limit: knowledgeUpload },
+  { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest/batch', limit: (s) => Math.max(knowledgeUpload(s), 64 * MiB) },
+];
+
+/** Body limits of the upstream routes, resolved for one configuration. */
+export class BodyLimits {
+  private readonly services: ReadonlyMap<UpstreamName, number>;
+  private readonly routes: ReadonlyMap<string, number>;
+
+  /** @param settings the settings that move limits (default: their defaults). */
+  constructor(settings: UpstreamBodySettings = DEFAULT_UPSTREAM_BODY_SETTINGS) {
+    this.services = new Map((Object.keys(SERVICE_LIMITS) as UpstreamName[]).map((n) => [n, SERVICE_LIMITS[n](settings)]));
+    this.routes = new Map(ROUTE_LIMITS.map((r) => [`${r.service} ${r.method} ${r.path}`, r.limit(settings)]));
+  }
+
+  /**
+   * The largest body `service` accepts for `method` on `path` (its path, after the gateway's
+   * rewrite, without the query), bytes.
+   */
+  upstream(service: UpstreamName, method: string, path: string): number {
+    return this.routes.get(`${service} ${method} ${path}`) ?? this.services.get(service)!;
+  }
+}
