@@ -426,13 +426,25 @@ def preload():
         pass
 
 
+def private_requests():
+    """The request stream: a private copy of the original stdin; user code gets /dev/null as stdin
+    (so `input()` fails at once instead of waiting for, and eating, the service's next request)."""
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdin = open(os.devnull, "r", encoding="utf-8")
+    return requests
+
+
 def main():
+    requests = private_requests()
     os.makedirs(OUTPUT, exist_ok=True)
     os.environ.setdefault("MPLBACKEND", "Agg")
     seed_matplotlib()
     preload()
     answer({"id": "ready", "ok": True, "python": sys.version.split()[0]})
-    for raw in sys.stdin:
+    for raw in requests:
         raw = raw.strip()
         if not raw:
             continue

@@ -10,6 +10,7 @@ import type { InferenceRouterSettings } from '../../../services/inference-router
 import type { KnowledgeSettings } from '../../../services/knowledge/src/contracts.js';
 import type { MemorySettings } from '../../../services/memory/src/contracts.js';
 import type { ObservabilitySettings } from '../../../services/observability/src/contracts.js';
+import type { SandboxSettings } from '../../../services/sandbox/src/contracts.js';
 import type { Env, ExtrasContext, NoSettings, SettingsReader } from './types.js';
 import { agentRuntimeSettings } from './agent-runtime.js';
 import { guardrailSettings } from './guardrail.js';
@@ -29,7 +30,7 @@ export interface ServiceSettings {
   guardrail: GuardrailSettings;
   memory: MemorySettings;
   'inference-router': InferenceRouterSettings;
-  sandbox: NoSettings;
+  sandbox: SandboxSettings;
   knowledge: KnowledgeSettings;
   observability: ObservabilitySettings;
   dirauth: NoSettings;

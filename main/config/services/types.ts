@@ -19,7 +19,7 @@ export interface ExtrasContext {
 export type SettingsReader<S> = (env: Env, ctx: ExtrasContext) => S;
 
 /**
- * Settings of a service that has none yet (sandbox, dirauth: their routes, and their `contracts.ts`,
- * land with the issues that own them).
+ * Settings of a service that has none yet (dirauth: its routes, and its `contracts.ts`, land with
+ * the issue that owns them).
  */
 export type NoSettings = Record<string, never>;

@@ -21,6 +21,7 @@
 import { Type, type Static } from '../../shared/kit/typebox.js';
 import { OrNull, StringEnum } from '../../shared/kit/schema.js';
 import type { ErrorTable } from '../../shared/kit/domain-error.js';
+import type { CommonServiceConfig } from '../../shared/config.js';
 
 /**
  * Error codes of the sandbox service and their HTTP statuses, beside the shared ones
@@ -261,17 +262,6 @@ export const SessionInfoSchema = Type.Object({
 });
 /** One live session. */
 export type SessionInfo = Static<typeof SessionInfoSchema>;
-/** 200 body of `GET /sessions`. */
-export const SessionListSchema = Type.Object({
-  sessions: Type.Array(SessionInfoSchema),
-  /** SANDBOX_MAX_SESSIONS. */
-  max_sessions: Type.Integer(),
-  /** Ready containers in the warm pool. */
-  warm: Type.Integer(),
-});
-/** 200 body of `GET /sessions`. */
-export type SessionList = Static<typeof SessionListSchema>;
-
 /** Extra `/readyz` fields: what backs the sandbox and, when it cannot run, the command that fixes it. */
 export const SandboxReadinessSchema = Type.Object({
   backend: Type.String(),
@@ -285,6 +275,19 @@ export const SandboxReadinessSchema = Type.Object({
 });
 /** Extra `/readyz` fields of the sandbox. */
 export type SandboxReadiness = Static<typeof SandboxReadinessSchema>;
+
+/** 200 body of `GET /sessions`. */
+export const SessionListSchema = Type.Object({
+  sessions: Type.Array(SessionInfoSchema),
+  /** SANDBOX_MAX_SESSIONS. */
+  max_sessions: Type.Integer(),
+  /** Ready containers in the warm pool. */
+  warm: Type.Integer(),
+  /** What backs the sandbox now (the `/readyz` fields, also when it is not ready), for the admin view. */
+  readiness: SandboxReadinessSchema,
+});
+/** 200 body of `GET /sessions`. */
+export type SessionList = Static<typeof SessionListSchema>;
 
 /** Settings of the sandbox service (main/config/services/sandbox.ts reads them; defaults there). */
 export interface SandboxSettings {
@@ -317,3 +320,6 @@ export interface SandboxSettings {
   /** DOCKER_HOST-style socket path of the engine (default /var/run/docker.sock). */
   dockerSocket: string;
 }
+
+/** The sandbox service's config slice: the common settings plus `SandboxSettings` (main/config). */
+export type SandboxConfig = CommonServiceConfig & SandboxSettings;

@@ -1,9 +1,13 @@
 /**
- * sandbox service entry (spec: "Services" table). Its routes land with the issue that owns them;
- * until then it answers /healthz, /readyz, /metrics and a clear 404 for everything else.
+ * The code sandbox service (spec "Services": sandbox, port 8006; "Code sandbox", the sandbox rows of
+ * "Limits", "Sandbox backends"; issue 12): `start(cfg, runtime)` probes the Docker engine, removes
+ * containers a previous process left, and listens on `cfg.host:cfg.port`; `close()` drains HTTP and
+ * removes every session and warm container.
  */
-import { basicService } from '../../shared/kit/basic-service.js';
 import { serviceStart } from '../../shared/kit/service.js';
+import { sandboxService } from './app.js';
 
-/** Start the sandbox service on `cfg.host:cfg.port` (health, readiness and metrics only). */
-export const start = serviceStart(basicService('sandbox'));
+export type { SandboxRuntime } from './app.js';
+
+/** Start the sandbox service. @throws Error when the port is taken or the backend is not `docker`. */
+export const start = serviceStart(sandboxService);
