@@ -1,14 +1,16 @@
-/** Admin: providers and roles, services, audit chain, users, usage and budgets (tabs). */
+/** Admin: providers and roles, services, code sandbox, audit chain, users, usage and budgets (tabs). */
 import { Link } from '../app/Link';
 import { ProvidersPanel } from './ProvidersPanel';
 import { StatusPanel } from './StatusPanel';
 import { AuditPanel } from './AuditPanel';
 import { UsersPanel } from './UsersPanel';
 import { UsagePanel } from './UsagePanel';
+import { SandboxPanel } from './SandboxPanel';
 
 const TABS = [
   ['providers', 'Providers & roles'],
   ['services', 'Services'],
+  ['sandbox', 'Sandbox'],
   ['audit', 'Audit chain'],
   ['users', 'Users'],
   ['usage', 'Usage & budgets'],
@@ -24,6 +26,7 @@ export default function AdminPage({ tab }: { tab: string | null }) {
       </nav>
       {current === 'providers' && <ProvidersPanel />}
       {current === 'services' && <StatusPanel />}
+      {current === 'sandbox' && <SandboxPanel />}
       {current === 'audit' && <AuditPanel />}
       {current === 'users' && <UsersPanel />}
       {current === 'usage' && <UsagePanel />}

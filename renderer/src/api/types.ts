@@ -19,6 +19,7 @@ export type {
   IngestResult, BatchIngestRequest, BatchIngestResult, JobView, SearchResult, DocumentView, DocumentDetail, DocumentContent, Audience, AudienceMembers,
   KnowledgeStatus, VisibilityMode, DocumentPatchRequest, SearchResponse as SearchAnswer,
 } from '../../../services/knowledge/src/contracts.js';
+export type { SessionList as SandboxSessionList, SessionInfo as SandboxSessionInfo, SandboxReadiness } from '../../../services/sandbox/src/contracts.js';
 export { MEMORY_TYPES } from '../../../services/memory/src/contracts.js';
 export type { MemoryRecord, MemoryType, StoreRequest as MemoryStoreRequest, UpdateRequest as MemoryUpdateRequest } from '../../../services/memory/src/contracts.js';
 import type { Citation as ToolCitation } from '../../../services/agent-runtime/src/contracts.js';

@@ -1,4 +1,7 @@
-/** One message: text (Markdown for answers), folded reasoning and tool calls, approvals, notices, actions. */
+/**
+ * One message: text (Markdown for answers), folded reasoning and tool calls, sandbox runs (code,
+ * output, files; SandboxCall.tsx), approvals, notices, actions.
+ */
 import { memo, useMemo, useState } from 'react';
 import type { ChatItem, ToolCallItem } from './model';
 import type { Citation } from '../api/types';
@@ -6,6 +9,8 @@ import { Link } from '../app/Link';
 import { renderMarkdown } from './markdown';
 import { branchAt, copyText, regenerate } from './actions';
 import { ApprovalCard } from './ApprovalCard';
+import { SandboxCall } from './SandboxCall';
+import { isSandboxRun } from './sandbox-result';
 import { ReceiptBadge } from '../receipts/ReceiptBadge';
 import type { ConvKey } from '../store';
 import { useAction } from '../app/use-action';
@@ -65,6 +70,9 @@ function MessageRowImpl({ item, sessionId, convKey, isLastAnswer, lastUserText, 
     if (!sessionId || !serverId) return;
     await run(() => branchAt(sessionId, serverId));
   };
+  // Sandbox runs (code, output, files) show in the message; other tool calls stay folded.
+  const runs = useMemo(() => item.tools.filter((t) => isSandboxRun(t.name)), [item.tools]);
+  const others = useMemo(() => item.tools.filter((t) => !isSandboxRun(t.name)), [item.tools]);
   // While a parked tool call waits for a decision the dots would suggest text is coming: hide them.
   const waiting = item.approvals.some((a) => a.status === 'pending');
   const empty = !item.content && item.streaming;
@@ -72,12 +80,15 @@ function MessageRowImpl({ item, sessionId, convKey, isLastAnswer, lastUserText, 
     <article className={`msg ${item.role}`} aria-label={item.role === 'user' ? 'You' : 'Assistant'} data-streaming={item.streaming || undefined}>
       <div className="who">{item.role === 'user' ? 'You' : 'Assistant'}</div>
       {item.reasoning && <details className="reasoning"><summary>Reasoning</summary><pre>{item.reasoning}</pre></details>}
-      {item.tools.length > 0 && (
+      {others.length > 0 && (
         <details className="tools">
-          <summary>{item.tools.length} tool call{item.tools.length === 1 ? '' : 's'}</summary>
-          {item.tools.map((t) => <Tool key={t.id} t={t} />)}
+          <summary>{others.length} tool call{others.length === 1 ? '' : 's'}</summary>
+          {others.map((t) => <Tool key={t.id} t={t} />)}
         </details>
       )}
+      {runs.map((t) => (
+        <SandboxCall key={t.id} t={t} turnId={item.turnId} streaming={item.streaming} awaitingApproval={item.approvals.some((a) => a.call_id === t.id && a.status === 'pending')} />
+      ))}
       {item.approvals.map((a) => <ApprovalCard key={a.id} approval={a} />)}
       {item.role === 'user'
         ? <div className="text plain">{item.content}</div>

@@ -1,8 +1,12 @@
 /** The chat as the UI draws it: messages with their tool calls, approvals and notices folded in. */
 import type { ApprovalView, Citation, MessageView, ReceiptRef } from '../api/types';
+import type { ArtifactRef } from './sandbox-result';
 
-/** A tool call and (once it ran) its result. */
-export interface ToolCallItem { id: string; name: string; args: string; result: string | null; done: boolean }
+/**
+ * A tool call and (once it ran) its result. `artifacts`: files the call produced as the live stream
+ * announced them (`artifact` events keyed by call id, with their audit URLs); absent when none came.
+ */
+export interface ToolCallItem { id: string; name: string; args: string; result: string | null; done: boolean; artifacts?: ArtifactRef[] }
 
 /** A notice under a message (guardrail block, retraction, redaction, failures). */
 export interface NoticeItem { kind: 'blocked' | 'retract' | 'user_redaction' | 'mcp_failures' | 'error' | 'stopped'; text: string }

@@ -3,10 +3,12 @@
  * REASONING_*, CUSTOM carrying the legacy events) applied to the user message and the answer.
  * CUSTOM names follow the legacy stream (spec "Chat stream events"): session_created,
  * approval_required, blocked, retract, user_redaction, mcp_failures, done, error, and `artifact`
- * (a tool's side output; `{type: 'citations'}` from knowledge_search becomes the answer's sources).
+ * (a tool's side output; `{type: 'citations'}` from knowledge_search becomes the answer's sources,
+ * files a sandbox run produced attach to their tool call by `call_id`).
  */
 import type { ApprovalView, Citation, ReceiptRef } from '../api/types';
 import { item, mergeCitations, type ChatItem } from './model';
+import { artifactsOfEvent, mergeArtifacts } from './sandbox-result';
 
 /** State of a turn in flight (or just finished). */
 export interface LiveTurn {
@@ -38,6 +40,22 @@ function withAnswer(t: LiveTurn, patch: Partial<ChatItem>): LiveTurn {
 function receiptOf(v: unknown): ReceiptRef | null {
   if (v && typeof v === 'object' && typeof (v as ReceiptRef).turn_id === 'string') return v as ReceiptRef;
   return null;
+}
+
+/**
+ * Files a tool call produced (the sandbox's `artifact` event, `{call_id, artifacts: [{name, mime,
+ * bytes, sha256, url}]}`, or one artifact per event), keyed by `call_id` onto that call. The event
+ * comes before the call's result; a call not seen yet is added (its result attaches later).
+ */
+function withArtifacts(t: LiveTurn, value: Record<string, unknown>): LiveTurn {
+  const callId = s(value.call_id);
+  const list = artifactsOfEvent(value);
+  if (!callId || !list.length) return t;
+  const known = t.answer.tools.some((x) => x.id === callId);
+  const tools = known
+    ? t.answer.tools.map((x) => (x.id === callId ? { ...x, artifacts: mergeArtifacts(x.artifacts ?? [], list) } : x))
+    : [...t.answer.tools, { id: callId, name: s(value.tool) || 'tool', args: '', result: null, done: false, artifacts: mergeArtifacts([], list) }];
+  return withAnswer(t, { tools });
 }
 
 function custom(t: LiveTurn, name: string, value: Record<string, unknown>): LiveTurn {
@@ -73,7 +91,8 @@ function custom(t: LiveTurn, name: string, value: Record<string, unknown>): Live
       return withAnswer(next, { receipt: r ?? t.answer.receipt, serverId: s(value.assistant_message_id) || t.answer.serverId, turnId: next.turnId });
     }
     case 'artifact': {
-      if (value.type !== 'citations' || !Array.isArray(value.citations)) return t;
+      if (value.type !== 'citations') return withArtifacts(t, value);
+      if (!Array.isArray(value.citations)) return t;
       const list = (value.citations as unknown[]).filter((c): c is Citation => !!c && typeof c === 'object'
         && typeof (c as Citation).index === 'number' && typeof (c as Citation).document_id === 'string');
       return withAnswer(t, { citations: mergeCitations(t.answer.citations, list) });
@@ -101,6 +120,8 @@ export function reduceTurn(t: LiveTurn, e: AguiEvent): LiveTurn {
     case 'THINKING_TEXT_MESSAGE_CONTENT':
       return withAnswer(t, { reasoning: t.answer.reasoning + s(e.delta) });
     case 'TOOL_CALL_START':
+      // A call an artifact event announced first keeps its place and gets its name.
+      if (t.answer.tools.some((x) => x.id === s(e.toolCallId))) return withAnswer(t, { tools: t.answer.tools.map((x) => (x.id === s(e.toolCallId) ? { ...x, name: s(e.toolCallName) } : x)) });
       return withAnswer(t, { tools: [...t.answer.tools, { id: s(e.toolCallId), name: s(e.toolCallName), args: '', result: null, done: false }] });
     case 'TOOL_CALL_ARGS':
       return withAnswer(t, { tools: t.answer.tools.map((x) => (x.id === e.toolCallId ? { ...x, args: x.args + s(e.delta) } : x)) });

@@ -114,7 +114,7 @@ async function runAndCollect(ctx: ToolContext, run: (c: SandboxClient, ref: Sess
       content: JSON.stringify({
         stdout: cut(r.stdout, MODEL_OUTPUT_CHARS), stderr: cut(r.stderr, MODEL_OUTPUT_CHARS), exit_code: r.exit_code,
         error: r.error ? { name: r.error.name, message: r.error.message, traceback: cut(r.error.traceback, MODEL_OUTPUT_CHARS) } : null,
-        timed_out: r.timed_out, duration_ms: r.duration_ms,
+        timed_out: r.timed_out, duration_ms: r.duration_ms, restarted: r.restarted, runtime: r.runtime,
         files: r.artifacts.map((a) => ({ name: a.name, mime: a.mime, bytes: a.bytes })),
         ...(notes.length ? { notes } : {}),
       }),
