@@ -9,12 +9,13 @@ import { main as router } from './router.js';
 import { main as chat } from './chat.js';
 import { main as chatStack } from './chat-stack.js';
 import { main as guardrail } from './guardrail.js';
+import { main as guardWorstCase } from './guard-worst-case.js';
 import { main as knowledge } from './knowledge.js';
 import { main as embedder } from './embedder.js';
 import { main as renderer } from './renderer.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer]] as const) {
   try {
     all.push(...await fn());
   } catch (err) {

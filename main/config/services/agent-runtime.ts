@@ -8,7 +8,7 @@
  * | AGENT_RUNTIME_CONTEXT_BUDGET_TOKENS | 8192 | prompt budget for history + input, estimated tokens |
  * | AGENT_RUNTIME_RESPONSE_RESERVE_TOKENS | 1024 | tokens kept free for the answer inside the budget |
  * | AGENT_RUNTIME_APPROVAL_TIMEOUT_SECONDS | 600 | how long a parked run waits for an approval decision |
- * | AGENT_RUNTIME_GUARDRAIL_FAIL_MODE | open | `open` (allow, trace says unavailable) or `closed` (error) |
+ * | AGENT_RUNTIME_GUARDRAIL_FAIL_MODE | closed | guardrail unreachable (connection refused): `closed` refuses the turn (`guardrail_unavailable`), `open` allows it (trace says unavailable); a check that was sent but did not finish is always refused (`blocked`) |
  * | AGENT_RUNTIME_TOOL_POLICY | (none) | JSON: `{"tool":"ask",...}` or `[{tool, policy, tenant_id?, agent_id?}]` |
  * | AGENT_RUNTIME_SYSTEM_PROMPT | (none) | system prompt prepended to every turn |
  * | AGENT_RUNTIME_DEFAULT_AGENT_ID | default | agent id when a request names none |
@@ -49,7 +49,7 @@ function toolPolicy(raw: string | undefined): ToolPolicyRule[] {
  * @throws ConfigError naming the variable to fix.
  */
 export function agentRuntimeSettings(env: Env, _ctx: ExtrasContext): AgentRuntimeSettings {
-  const failMode = (str(env, 'AGENT_RUNTIME_GUARDRAIL_FAIL_MODE') || 'open').toLowerCase() as GuardrailFailMode;
+  const failMode = (str(env, 'AGENT_RUNTIME_GUARDRAIL_FAIL_MODE') || 'closed').toLowerCase() as GuardrailFailMode;
   if (failMode !== 'open' && failMode !== 'closed') throw new ConfigError(`AGENT_RUNTIME_GUARDRAIL_FAIL_MODE must be open or closed, got "${failMode}"`);
   const agent = str(env, 'AGENT_RUNTIME_DEFAULT_AGENT_ID') || 'default';
   if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(agent)) throw new ConfigError('AGENT_RUNTIME_DEFAULT_AGENT_ID may hold letters, digits and _.:- (1-128)');

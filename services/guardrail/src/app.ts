@@ -1,8 +1,9 @@
 /**
  * The guardrail service, as the kit builds it (DESIGN.md "Inside a service"): opens the store,
  * the turn-event client, the audit client and the optional router classifier (one cached service
- * stamp for both), wires the use cases into the routes, and purges de-identification mappings
- * older than SVC_GUARDRAIL_DEID_RETENTION_HOURS at start and every hour.
+ * stamp for both), the pool of scan workers (checks and de-identification run off the event loop
+ * with a time budget each, issue 11 item 6), wires the use cases into the routes, and purges
+ * de-identification mappings older than SVC_GUARDRAIL_DEID_RETENTION_HOURS at start and every hour.
  */
 import { AuditClient } from '../../audit/src/client.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
@@ -17,6 +18,7 @@ import { PolicyBook } from './domain/policies.js';
 import { deidRoutes } from './routes/deid.js';
 import { guardRoutes } from './routes/guard.js';
 import { policyRoutes } from './routes/policy.js';
+import { ScanPool } from './scanning/scan-pool.js';
 import { openGuardStore } from './store/guard-store.js';
 
 /** Host hooks of the guardrail (`start(cfg, runtime)`'s second argument); it has no test seams. */
@@ -44,13 +46,16 @@ export const guardrailService = defineService<GuardrailConfig, GuardrailRuntime>
       routerUrl: cfg.serviceUrls['inference-router'], stamp, timeoutMs: cfg.classifierTimeoutMs, negativeTtlMs: cfg.classifierRetrySeconds * 1000,
     });
 
+    // Workers start with the first scans (an idle stack does not pay their ~20 MB each).
+    const scanner = new ScanPool({ workers: cfg.checkWorkers, budgetMs: cfg.checkBudgetMs, log: logger });
+    onClose(() => scanner.close());
     const policies = new PolicyBook(store.policies, cfg.tenantId);
     const guard = new GuardCheck({
-      policies, classifier, events, log: logger, tenantId: cfg.tenantId, deliveryTimeoutMs: cfg.deliveryTimeoutMs,
+      policies, classifier, events, log: logger, tenantId: cfg.tenantId, deliveryTimeoutMs: cfg.deliveryTimeoutMs, scanner,
       audit: { append: (row) => audit.append(row, { timeoutMs: cfg.deliveryTimeoutMs }) },
     });
     await app.register(guardRoutes, { guard });
-    await app.register(deidRoutes, { deid: new Deidentifier({ policies, mappings: store.mappings, tenantId: cfg.tenantId }) });
+    await app.register(deidRoutes, { deid: new Deidentifier({ policies, mappings: store.mappings, tenantId: cfg.tenantId, scanner }) });
     await app.register(policyRoutes, { policies });
     app.health.check(() => (store.isOpen ? true : 'guardrail store closed'));
 

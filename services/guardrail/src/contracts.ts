@@ -32,6 +32,10 @@ export interface GuardrailSettings {
   maxBodyBytes: number;
   /** How long a check waits for its turn event and audit row to land, ms (SVC_GUARDRAIL_DELIVERY_TIMEOUT_MS). */
   deliveryTimeoutMs: number;
+  /** Worker threads that run the scanners (SVC_GUARDRAIL_CHECK_WORKERS; issue 11 item 6). */
+  checkWorkers: number;
+  /** Time budget of one scan from arrival, ms; past it the check answers `block` (SVC_GUARDRAIL_CHECK_BUDGET_MS). */
+  checkBudgetMs: number;
 }
 
 /** The guardrail's config slice. */
@@ -41,10 +45,12 @@ export type GuardrailConfig = CommonServiceConfig & GuardrailSettings;
 export const GUARDRAIL_ERRORS = {
   /** De-identification without the X-Svc-Turn-Id of the turn. */
   turn_missing: 400,
+  /** De-identification whose scan did not finish within SVC_GUARDRAIL_CHECK_BUDGET_MS (issue 11 item 6). */
+  scan_incomplete: 422,
 } as const satisfies ErrorTable;
 
 /** Error codes the guardrail throws: its own and the common ones it uses. */
-export type GuardrailErrorCode = keyof typeof GUARDRAIL_ERRORS | 'tenant_mismatch' | 'admin_required';
+export type GuardrailErrorCode = keyof typeof GUARDRAIL_ERRORS | 'tenant_mismatch' | 'admin_required' | 'service_unavailable';
 
 
 /** Largest content a check accepts, characters. */

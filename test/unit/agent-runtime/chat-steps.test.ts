@@ -125,7 +125,7 @@ test('input guardrail: block keeps the message from the model and answers the no
 });
 
 test('fail closed: an unreachable guardrail ends the turn with guardrail_unavailable after storing the input', async () => {
-  const t = engine({ replies: [], settings: { guardrailFailMode: 'closed' }, guardIn: { available: false, why: 'down' } });
+  const t = engine({ replies: [], settings: { guardrailFailMode: 'closed' }, guardIn: { available: false, why: 'down', unreachable: true } });
   const r = await run(t.engine, 'hello');
   assert.equal(r.o.status, 'failed');
   assert.equal(r.o.error?.code, 'guardrail_unavailable');

@@ -127,11 +127,11 @@ test('settings reader: defaults, bounds, policy JSON forms', () => {
   const ctx = { dataDir: '/tmp', repoRoot: '/tmp', production: false };
   const d = agentRuntimeSettings({}, ctx);
   assert.equal(d.maxToolSteps, 8);
-  assert.equal(d.guardrailFailMode, 'open');
+  assert.equal(d.guardrailFailMode, 'closed', 'issue 11 item 6: closed by default');
   assert.deepEqual(d.toolPolicy, []);
-  const s = agentRuntimeSettings({ AGENT_RUNTIME_TOOL_POLICY: '{"calculator":"ask"}', AGENT_RUNTIME_GUARDRAIL_FAIL_MODE: 'closed', AGENT_RUNTIME_MAX_TOOL_STEPS: '3' }, ctx);
+  const s = agentRuntimeSettings({ AGENT_RUNTIME_TOOL_POLICY: '{"calculator":"ask"}', AGENT_RUNTIME_GUARDRAIL_FAIL_MODE: 'open', AGENT_RUNTIME_MAX_TOOL_STEPS: '3' }, ctx);
   assert.deepEqual(s.toolPolicy, [{ tool: 'calculator', policy: 'ask' }]);
-  assert.equal(s.guardrailFailMode, 'closed');
+  assert.equal(s.guardrailFailMode, 'open');
   assert.equal(s.maxToolSteps, 3);
   const arr = agentRuntimeSettings({ AGENT_RUNTIME_TOOL_POLICY: '[{"tool":"*","policy":"deny","agent_id":"kiosk"}]' }, ctx);
   assert.deepEqual(arr.toolPolicy, [{ tool: '*', policy: 'deny', agent_id: 'kiosk' }]);

@@ -32,6 +32,7 @@ function refuses(fn: () => unknown, variable: string): void {
 test('guardrail: defaults and bounds', () => {
   assert.deepEqual(guardrailSettings({}, context()), {
     classifierTimeoutMs: 3000, classifierRetrySeconds: 30, deidRetentionHours: 168, maxBodyBytes: 2 * 1024 * 1024, deliveryTimeoutMs: 1500,
+    checkWorkers: 2, checkBudgetMs: 2000,
   });
   assert.equal(guardrailSettings({ SVC_GUARDRAIL_DELIVERY_TIMEOUT_MS: '0' }, context()).deliveryTimeoutMs, 0);
   refuses(() => guardrailSettings({ SVC_GUARDRAIL_CLASSIFIER_TIMEOUT_MS: '99' }, context()), 'SVC_GUARDRAIL_CLASSIFIER_TIMEOUT_MS');
@@ -50,7 +51,18 @@ test('knowledge: defaults, model folders in lookup order, chunk overlap guard', 
     chunkChars: 2000,
     chunkOverlapChars: 200,
     llmModel: 'default',
+    maxExpandedBytes: 64 * 1024 * 1024,
+    maxPdfPages: 2000,
+    maxTextChars: 8_000_000,
+    maxChunksPerDocument: 5000,
+    parseTimeoutMs: 120_000,
+    parseMemoryMb: 1024,
+    parseConcurrency: 2,
+    ingestWaitMs: 10_000,
   });
+  refuses(() => knowledgeSettings({ KNOWLEDGE_MAX_CHUNKS_PER_DOCUMENT: '0' }, ctx), 'KNOWLEDGE_MAX_CHUNKS_PER_DOCUMENT');
+  refuses(() => knowledgeSettings({ KNOWLEDGE_PARSE_MEMORY_MB: '16' }, ctx), 'KNOWLEDGE_PARSE_MEMORY_MB');
+  assert.equal(knowledgeSettings({ KNOWLEDGE_INGEST_WAIT_MS: '0' }, ctx).ingestWaitMs, 0);
   assert.deepEqual(embeddingSettings({ SVC_MODELS_DIR: '/models' }, ctx).modelDirs, ['/models', join(ctx.repoRoot, 'assets', 'models'), join(ctx.dataDir, 'models')]);
   assert.equal(knowledgeSettings({ SEARCH_SCORE_THRESHOLD: '0.25', SPARSE_EMBEDDING_ENABLED: 'false' }, ctx).searchScoreThreshold, 0.25);
   refuses(() => knowledgeSettings({ KNOWLEDGE_CHUNK_CHARS: '400', KNOWLEDGE_CHUNK_OVERLAP_CHARS: '200' }, ctx), 'KNOWLEDGE_CHUNK_OVERLAP_CHARS');
@@ -120,7 +132,7 @@ test('agent-runtime: every default; bad values name their variable', () => {
     contextBudgetTokens: 8192,
     responseReserveTokens: 1024,
     approvalTimeoutSeconds: 600,
-    guardrailFailMode: 'open',
+    guardrailFailMode: 'closed',
     toolPolicy: [],
     systemPrompt: null,
     defaultAgentId: 'default',
@@ -137,8 +149,9 @@ test('agent-runtime: every default; bad values name their variable', () => {
   refuses(() => agentRuntimeSettings({ AGENT_RUNTIME_TITLES: 'sure' }, context()), 'AGENT_RUNTIME_TITLES');
 });
 
-test('sandbox and dirauth have no settings yet', () => {
-  assert.deepEqual(sandboxSettings({ ANYTHING: '1' }, context()), {});
+test('sandbox has its settings (issue 12; test/unit/sandbox/settings.test.ts); dirauth has none yet', () => {
+  assert.equal(sandboxSettings({ ANYTHING: '1' }, context()).maxSessions, 50);
+  refuses(() => sandboxSettings({ SANDBOX_BACKEND: 'remote' }, context()), 'SANDBOX_BACKEND');
   assert.deepEqual(dirauthSettings({}, context()), {});
 });
 

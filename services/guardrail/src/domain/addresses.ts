@@ -10,21 +10,24 @@ const SUFFIX_WORDS = 'street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|dri
 const FOREIGN_SUFFIX = String.raw`(?:stra(?:ss|ß)e|str\.|gasse|weg|platz|allee|ring|damm|ufer|gade|vej|veien|vegen|gata|gatan|gate|gaten|vei|veien|veg|vegur|vägen|väg|stræti|katu|kuja|tie|polku|kaari|utca|u\.|tér|út|körút|laan|straat|plein|gracht|kade|ulica|ul\.|iela|tee|vägen|hove|torget|torv|plads|sokak|caddesi|cad\.|str)`;
 const PREFIX_WORDS = String.raw`(?:λεωφόρος|οδός|rua|rue|via|viale|calle|carrer|avenida|av\.|avda\.?|avenue|boulevard|bd\.?|strada|piazza|corso|largo|travessa|praça|plaza|paseo|camino|chemin|allée|impasse|ulica|ul\.|aleja|al\.|λ\.|οδός|odos)`;
 
-const W = String.raw`[\p{L}\p{M}][\p{L}\p{M}'’.\-]*`;
+// Word and name runs are bounded (64 characters): an unbounded run scanned again from every
+// apostrophe or hyphen inside one long token is quadratic (issue 11 item 6).
+const W = String.raw`[\p{L}\p{M}][\p{L}\p{M}'’.\-]{0,63}`;
+const CAP = String.raw`\p{Lu}[\p{L}\p{M}'’.\-]{0,63}`;
 const NUM = String.raw`\d{1,5}[A-Za-z]?(?:[/-]\d{1,4})?\.?`;
 const CORE_PATTERNS: Array<[RegExp, number, string]> = [
   // "1668 Glyn St", "14 Crown Street Kishiev Squares", "370 3911 Fourth Avenue"
-  [new RegExp(String.raw`\b\d{1,6}[A-Za-z]?(?:\s\d{1,5})?\s(?:${W}\s){0,4}?(?:${SUFFIX_WORDS})\b\.?(?:\s\p{Lu}[\p{L}\p{M}]+\s(?:${SUFFIX_WORDS})\b\.?)?`, 'giu'), 0.85, 'addr_suffix'],
+  [new RegExp(String.raw`\b\d{1,6}[A-Za-z]?(?:\s\d{1,5})?\s(?:${W}\s){0,4}?(?:${SUFFIX_WORDS})\b\.?(?:\s\p{Lu}[\p{L}\p{M}]{1,63}\s(?:${SUFFIX_WORDS})\b\.?)?`, 'giu'), 0.85, 'addr_suffix'],
   // "Rua do Arenque 1634", "Via Franscini 71", "846 31 Rue Al Imam Al Bakri"
   [new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\d{1,6}\s(?:\d{1,5}\s)?)?${PREFIX_WORDS}\s(?:${W}\s){0,4}?${NUM}(?=[\s,.;)]|$)`, 'giu'), 0.8, 'addr_prefix'],
-  [new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\d{1,6}\s(?:\d{1,5}\s)?)?${PREFIX_WORDS}\s(?:\p{Lu}[\p{L}\p{M}'’.\-]*\s?){1,5}(?=[\s,.;)]|$)`, 'gu'), 0.6, 'addr_prefix_words'],
+  [new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\d{1,6}\s(?:\d{1,5}\s)?)?${PREFIX_WORDS}\s${CAP}(?:\s${CAP}){0,4}\s?(?=[\s,.;)]|$)`, 'gu'), 0.6, 'addr_prefix_words'],
   // "Søndergade 52", "Bundesstrasse 31", "808 Kálmán Imre u. 12.", "Trenerys gate 232"
-  [new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\d{1,6}\s(?:\d{1,5}\s)?)?(?:\p{Lu}[\p{L}\p{M}'’.\-]*\s){0,3}[\p{L}\p{M}]*${FOREIGN_SUFFIX}\s${NUM}`, 'gu'), 0.8, 'addr_foreign'],
-  [new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\d{1,6}\s(?:\d{1,5}\s)?)?[\p{L}\p{M}]+${FOREIGN_SUFFIX}\s${NUM}`, 'giu'), 0.75, 'addr_foreign_lc'],
+  [new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\d{1,6}\s(?:\d{1,5}\s)?)?(?:${CAP}\s){0,3}[\p{L}\p{M}]{0,63}${FOREIGN_SUFFIX}\s${NUM}`, 'gu'), 0.8, 'addr_foreign'],
+  [new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\d{1,6}\s(?:\d{1,5}\s)?)?[\p{L}\p{M}]{1,63}${FOREIGN_SUFFIX}\s${NUM}`, 'giu'), 0.75, 'addr_foreign_lc'],
   // Leading postcode/house number, street words, number: "6750 Koskikatu 25", "0605 πεντέλης 210"
   [new RegExp(String.raw`\b\d{1,6}(?:\s\d{1,5})?\s(?:${W}\s){0,3}${W}\s${NUM}(?=[\s,;)]|$)`, 'gu'), 0.7, 'addr_num_words_num'],
   // Military / PO boxes
-  [/\b(?:PSC|Unit|CMR)\s\d{3,5},?\sBox\s\d{3,5}(?:\s*\n?\s*[AFD]PO\s(?:AA|AE|AP)\s\d{5})?/g, 0.9, 'addr_box'],
+  [/\b(?:PSC|Unit|CMR)\s\d{3,5},?\sBox\s\d{3,5}(?:\s{0,16}[AFD]PO\s(?:AA|AE|AP)\s\d{5})?/g, 0.9, 'addr_box'],
   [/\b(?:P\.?\s?O\.?\s?Box|Post(?:al)? Office Box|Postbox|Postfach|Apartado)\s#?\d{1,6}\b/gi, 0.8, 'addr_pobox'],
   [/\b(?:[AFD]PO)\s(?:AA|AE|AP)\s\d{5}\b/g, 0.85, 'addr_apo'],
   // Apartment / suite / unit parts
@@ -33,7 +36,7 @@ const CORE_PATTERNS: Array<[RegExp, number, string]> = [
 const CORNER = new RegExp(String.raw`\b(?:the\s)?corner\sof\s(.{3,60}?)\sand\s((?:\p{Lu}[\p{L}\p{M}'’.-]*\s?){1,4}(?:St\.?)?)`, 'gu');
 // "Joaquin Suarez 2906" / "Allika 46" after an address cue.
 const CUE = /\b(?:address(?:es)?|lives?|living|located|office is|offices are|moved|send|sent|ship|shipping|deliver|delivery|mail|drops? you off|stop at|meet (?:me|you) at|reside[sd]?|resides|billing|postal|home is|house is|at|on|to|is)\b[^\n]{0,25}$/i;
-const CUED_NAME_NUM = new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\p{Lu}[\p{L}\p{M}'’.-]*\s){1,3}\d{1,5}[A-Za-z]?\b\.?`, 'gu');
+const CUED_NAME_NUM = new RegExp(String.raw`(?<![\p{L}\p{M}\d])(?:\p{Lu}[\p{L}\p{M}'’.-]{0,63}\s){1,3}\d{1,5}[A-Za-z]?\b\.?`, 'gu');
 const COMMON_NON_STREET = /^(?:Windows|Office|iPhone|Android|Python|Java|Chapter|Section|Page|Part|Volume|Vol|Version|Room|Level|Step|Day|Week|Year|Apollo|Covid|COVID|Figure|Table|Article|Rule|Item|Model|Series|Episode|Season|Act|Psalm|Genesis|John|Luke|Matthew|Mark|Top|Fortune|Fahrenheit|Class|Grade|Type|Phase|Stage|Category|Form|Schedule|Exhibit|Appendix|Verse|Route|Gen|Web|Industry|Catch|Area|Agenda|Boeing|Airbus|Galaxy|Pixel|Xbox|PlayStation|Nintendo|Unit|Tier)\b/;
 
 /** A short line that continues an address: city, region, country, postcode ("Artilleros", ", CO", "Uruguay 64677"). */

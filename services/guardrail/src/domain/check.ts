@@ -150,7 +150,10 @@ export function runCheck(content: string, opts: CheckOptions): { result: GuardRe
     let spans = findEntities(content, { types, nlp, nlpPeoplePass: nlp });
     if (opts.input) {
       const given = opts.input.toLowerCase();
-      spans = spans.filter((s) => !given.includes(content.slice(s.start, s.end).toLowerCase()));
+      // One search per distinct value: an answer repeating a value many times costs one search.
+      const seen = new Map<string, boolean>();
+      const supplied = (v: string): boolean => { let r = seen.get(v); if (r === undefined) { r = given.includes(v); seen.set(v, r); } return r; };
+      spans = spans.filter((s) => !supplied(content.slice(s.start, s.end).toLowerCase()));
     }
     const counts = countEntities(spans);
     Object.assign(entityCounts, counts);

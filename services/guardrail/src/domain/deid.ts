@@ -7,26 +7,37 @@ import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { DeidentifyRequest, DeidentifyResponse, EntityType, GuardrailErrorCode, ReidentifyRequest, ReidentifyResponse } from '../contracts.js';
 import { deidentify, placeholdersIn, reidentify } from './deidentify.js';
 import type { PolicyBook } from './policies.js';
-import { findEntities } from './pii.js';
-import type { DeidMappingStore } from './ports.js';
+import type { DeidMappingStore, Scanner } from './ports.js';
+import { inProcessScanner, ScanIncomplete } from './scanner.js';
 import { actingUser, callerTenant, type Caller } from './scope.js';
 
 /** The de-identification use cases. */
 export class Deidentifier {
-  /** @param tenantId the service's pinned tenant (for principals without one). */
-  constructor(private readonly d: { policies: PolicyBook; mappings: DeidMappingStore; tenantId: string }) {}
+  /**
+   * @param tenantId the service's pinned tenant (for principals without one).
+   * @param scanner where the recognisers run (the service: the worker pool); default in-process.
+   */
+  constructor(private readonly d: { policies: PolicyBook; mappings: DeidMappingStore; tenantId: string; scanner?: Scanner }) {}
 
   /**
    * Replace the entities of `body.content` by the turn's placeholders.
-   * @throws DomainError `tenant_mismatch`, `turn_missing` (no X-Svc-Turn-Id).
+   * @throws DomainError `tenant_mismatch`, `turn_missing` (no X-Svc-Turn-Id), `scan_incomplete`
+   * (the recognisers did not finish within the scan budget; nothing is stored).
    */
-  deidentify(c: Caller, body: DeidentifyRequest): DeidentifyResponse {
+  async deidentify(c: Caller, body: DeidentifyRequest): Promise<DeidentifyResponse> {
     const p = c.principal;
     const tenantId = callerTenant(p, body.scope.tenant_id, this.d.tenantId);
     const turnId = requireTurn(c);
     const { policy } = this.d.policies.effective(tenantId, body.scope.agent_id);
     const types: EntityType[] = body.entities ?? [...policy.pii.entities, ...(policy.secrets.input === 'off' ? [] : ['SECRET' as const])];
-    const spans = findEntities(body.content, { types });
+    let spans;
+    try {
+      spans = await (this.d.scanner ?? inProcessScanner).entities(body.content, { types });
+    } catch (err) {
+      if (!(err instanceof ScanIncomplete)) throw err;
+      if (err.kind === 'busy' || err.kind === 'closed') throw new DomainError<GuardrailErrorCode>('service_unavailable', 'the guard is busy; try again');
+      throw new DomainError<GuardrailErrorCode>('scan_incomplete', `the content could not be scanned for personal data within ${err.budgetMs} ms (${err.kind}); nothing was de-identified`);
+    }
     const out = this.d.mappings.assignPlaceholders(tenantId, turnId, actingUser(p, body.user_id), (mapping) => deidentify(body.content, spans, mapping));
     return { deidentified: out.deidentified, entities: out.entities };
   }

@@ -6,6 +6,7 @@
  */
 
 import { ENTITY_TYPES, type EntityType } from '../contracts.js';
+import { GrowingSpanIndex } from './span-index.js';
 
 /** Kinds of entity the guardrail recognises (contracts.ts). */
 export type { EntityType };
@@ -41,13 +42,16 @@ const PRIORITY: Record<EntityType, number> = {
 
 /**
  * Pick non-overlapping spans: by priority class, then longer first; output sorted by start.
+ * O(n log n) (issue 11 item 6): each overlap test and insert is a Fenwick-tree walk.
  */
 export function resolveOverlaps(spans: EntitySpan[]): EntitySpan[] {
   const sorted = [...spans].sort((a, b) => PRIORITY[a.type] - PRIORITY[b.type] || (b.end - b.start) - (a.end - a.start) || a.start - b.start);
+  const index = new GrowingSpanIndex(spans.map((s) => s.start));
   const kept: EntitySpan[] = [];
   for (const s of sorted) {
     if (s.end <= s.start) continue;
-    if (kept.some((k) => s.start < k.end && k.start < s.end)) continue;
+    if (index.overlaps(s.start, s.end)) continue;
+    index.insert(s.start, s.end);
     kept.push(s);
   }
   return kept.sort((a, b) => a.start - b.start);

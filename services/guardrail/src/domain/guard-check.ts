@@ -5,11 +5,14 @@
  * the verdict: every check with a turn emits a `guardrail_verdict` turn event (decision, scanners
  * that fired, rule ids, entity counts; never content), and a block writes a
  * `guardrail.input.blocked` (or `guardrail.output.blocked`) audit row. Both land before the answer.
+ * The scanners run behind the `Scanner` port (in the service: worker threads with a time budget); a
+ * scan that cannot finish answers `block` for that input, never `allow` (issue 11 item 6).
  */
 import type { ContentSource, GuardInputRequest, GuardOutputRequest, GuardResult } from '../contracts.js';
-import { applyClassifier, runCheck } from './check.js';
+import { applyClassifier } from './check.js';
 import type { PolicyBook } from './policies.js';
-import type { AuditLog, Classifier, EventSink, Warn } from './ports.js';
+import type { AuditLog, CheckOutcome, Classifier, EventSink, Scanner, Warn } from './ports.js';
+import { incompleteOutcome, inProcessScanner, ScanIncomplete } from './scanner.js';
 import { actingUser, callerTenant, type Caller } from './scope.js';
 
 /** Dependencies of `GuardCheck`. */
@@ -23,6 +26,8 @@ export interface GuardCheckDeps {
   tenantId: string;
   /** How long a check waits for its turn event and audit row to land, ms. */
   deliveryTimeoutMs: number;
+  /** Where the scanners run (the service: a worker pool with a time budget); default in-process. */
+  scanner?: Scanner;
 }
 
 /** A check request of either direction. */
@@ -44,7 +49,15 @@ export class GuardCheck {
     const { policy } = d.policies.effective(tenantId, agentId);
     const out = body as Partial<GuardOutputRequest>;
     const source: ContentSource = body.source ?? (direction === 'input' ? 'user' : 'model');
-    const res = runCheck(body.content, { direction, source, policy, input: out.input ?? null, systemPrompt: out.system_prompt ?? null });
+    let res: CheckOutcome;
+    try {
+      res = await (d.scanner ?? inProcessScanner).check(body.content, { direction, source, policy, input: out.input ?? null, systemPrompt: out.system_prompt ?? null });
+    } catch (err) {
+      // Issue 11 item 6: a check that cannot finish fails closed for this input (recorded like any block).
+      if (!(err instanceof ScanIncomplete)) throw err;
+      d.log.warn({ turn_id: c.turnId, cause: err.kind, content_length: body.content.length }, 'guard check did not finish; blocked');
+      res = incompleteOutcome(err, direction, source);
+    }
     const mode = policy.model_classifier.mode;
     if (mode === 'always' || (mode === 'uncertain' && res.verdict.uncertain && res.result.decision !== 'block')) {
       const verdict = await d.classifier.classify(body.content, direction);

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import type nlpType from 'compromise';
 import type { EntitySpan } from './entities.js';
+import { DisjointSpans, SpanIndex } from './span-index.js';
 
 type WordClass = 'first' | 'last' | 'person' | 'honorific' | 'place' | 'word' | 'unknown';
 
@@ -85,6 +86,78 @@ function tokensOf(run: string, offset: number): Tok[] {
 }
 
 const isAllCaps = (w: string) => w.length > 1 && w === w.toUpperCase() && w !== w.toLowerCase();
+const wordish = (w: string): boolean => { const c = classify(w); return c === 'word' || c === 'honorific'; };
+const firstOrLast = (c: WordClass | undefined): boolean => c === 'first' || c === 'last';
+
+/** Whether the last token of `toks[lo, hi)` is trimmed (a particle, a lone initial, a trailing common word). */
+function trimLast(toks: readonly Tok[], lo: number, hi: number): boolean {
+  const last = toks[hi - 1]!;
+  const len = hi - lo;
+  return last.kind === 'particle' || (last.kind === 'initial' && len === 1)
+    || (last.kind === 'name' && wordish(last.text) && (FUNCTION_WORDS.has(last.text.toLowerCase()) || len < 2 || classify(toks[hi - 2]!.text) !== 'first'));
+}
+
+// "A, B and C": at most 32 items and short gaps, so a comma list without "and" costs linear time
+// instead of being rescanned from every item (issue 11 item 6).
+const NAME_LIST = /(?:\p{Lu}[\p{Ll}\p{M}'’-]+)(?:,\s{0,16}\p{Lu}[\p{Ll}\p{M}'’-]+){0,30},?\s{1,16}(?:and|&)\s{1,16}\p{Lu}[\p{Ll}\p{M}'’-]+/gu;
+
+/** The runs (sorted by start) lying within `[start, end)`, found by binary search. */
+function runsWithin<R extends { start: number; end: number }>(runs: readonly R[], start: number, end: number): R[] {
+  let lo = 0;
+  let hi = runs.length;
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (runs[mid]!.start < start) lo = mid + 1; else hi = mid; }
+  const out: R[] = [];
+  for (let i = lo; i < runs.length && runs[i]!.start < end; i++) if (runs[i]!.end <= end) out.push(runs[i]!);
+  return out;
+}
+
+const LETTER = /[\p{L}\p{M}]/u;
+const TOKEN_CHAR = /[\p{L}\p{M}'’-]/u;
+const UPPER = /\p{Lu}/u;
+/** Longest name token propagated to its other mentions; longer "tokens" are not names. */
+const MAX_MENTION = 64;
+
+/**
+ * Mentions of `words` in `text`, as `[start, end)`: the matches, left to right and non-overlapping,
+ * of the alternation `(?<![\p{L}\p{M}])(?:w1|w2|...)(?![\p{L}\p{M}])` in the set's order. Done as
+ * a bounded walk from each capitalised word start (a name token starts with a capital and holds
+ * letters, marks, hyphens and apostrophes) with a map lookup per boundary, so the cost is linear in
+ * the text whatever the number of words (a regex alternation of thousands of names is not).
+ */
+function findMentions(text: string, words: ReadonlySet<string>): Array<[number, number]> {
+  const rank = new Map<string, number>();
+  for (const w of words) if (w.length <= MAX_MENTION) rank.set(w, rank.size);
+  const out: Array<[number, number]> = [];
+  let prevLetter = false;
+  let p = 0;
+  while (p < text.length) {
+    const ch = String.fromCodePoint(text.codePointAt(p)!);
+    if (!prevLetter && UPPER.test(ch)) {
+      let best = -1;
+      let bestEnd = -1;
+      let q = p;
+      while (q < text.length && q - p < MAX_MENTION) {
+        const c = String.fromCodePoint(text.codePointAt(q)!);
+        if (!TOKEN_CHAR.test(c)) break;
+        q += c.length;
+        const next = q < text.length ? String.fromCodePoint(text.codePointAt(q)!) : '';
+        if (next && LETTER.test(next)) continue;
+        const r = rank.get(text.slice(p, q));
+        if (r !== undefined && (best < 0 || r < best)) { best = r; bestEnd = q; }
+      }
+      if (best >= 0) {
+        out.push([p, bestEnd]);
+        const low = text.charCodeAt(bestEnd - 1);
+        prevLetter = LETTER.test(text.slice(bestEnd - (low >= 0xdc00 && low <= 0xdfff && bestEnd >= 2 ? 2 : 1), bestEnd));
+        p = bestEnd;
+        continue;
+      }
+    }
+    prevLetter = LETTER.test(ch);
+    p += ch.length;
+  }
+  return out;
+}
 
 /** Options of `findPersonNames`. */
 export interface NameOptions {
@@ -102,19 +175,23 @@ export function findPersonNames(text: string, opts: NameOptions = {}): EntitySpa
       for (const p of people) nlpHits.push([p.offset.start, p.offset.start + p.offset.length]);
     } catch { /* the NLP pass is extra evidence only */ }
   }
+  const nlpIndex = new SpanIndex(nlpHits.map(([start, end]) => ({ start, end })));
   const accepted = new Set<string>();
   const runs: Array<{ toks: Tok[]; classes: WordClass[]; start: number; end: number; score: number }> = [];
   for (const m of text.matchAll(RUN)) {
-    let toks = tokensOf(m[0], m.index);
+    const all = tokensOf(m[0], m.index);
     // Trim leading/trailing tokens that are not names (function words, honorifics, places).
-    while (toks.length && (toks[0]!.kind !== 'name' || ['word', 'honorific'].includes(classify(toks[0]!.text)))) toks = toks.slice(1);
-    while (toks.length && (toks[toks.length - 1]!.kind === 'particle' || toks[toks.length - 1]!.kind === 'initial' && toks.length === 1
-      || toks[toks.length - 1]!.kind === 'name' && ['word', 'honorific'].includes(classify(toks[toks.length - 1]!.text))
-        && (FUNCTION_WORDS.has(toks[toks.length - 1]!.text.toLowerCase()) || toks.length < 2 || !['first'].includes(classify(toks[toks.length - 2]!.text))))) toks = toks.slice(0, -1);
+    // Index arithmetic, not repeated slicing: a run may hold thousands of tokens.
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi && (all[lo]!.kind !== 'name' || wordish(all[lo]!.text))) lo++;
+    while (lo < hi && trimLast(all, lo, hi)) hi--;
+    let toks = all.slice(lo, hi);
     if (!toks.length || !toks.some((t) => t.kind === 'name')) continue;
     // A common word inside the run splits it: keep the best side (approximation: cut at the first word).
+    const nameNext = (j: number): boolean => j >= 0 && j < toks.length && toks[j]!.kind === 'name' && firstOrLast(classify(toks[j]!.text));
     const cut = toks.findIndex((t, i) => t.kind === 'name' && classify(t.text) === 'word'
-      && (FUNCTION_WORDS.has(t.text.toLowerCase()) || !toks.some((o, j) => Math.abs(i - j) === 1 && o.kind === 'name' && ['first', 'last'].includes(classify(o.text)))));
+      && (FUNCTION_WORDS.has(t.text.toLowerCase()) || !(nameNext(i - 1) || nameNext(i + 1))));
     if (cut > 0) toks = toks.slice(0, cut);
     if (!toks.length) continue;
     const nameToks = toks.filter((t) => t.kind === 'name');
@@ -126,7 +203,7 @@ export function findPersonNames(text: string, opts: NameOptions = {}): EntitySpa
       const c = classes[i]!;
       const w = nameToks[i]!.text;
       if (isAllCaps(w)) { score -= 1; continue; }
-      const nextToName = nameToks.some((o, j) => Math.abs(i - j) === 1 && ['first', 'last'].includes(classes[j]!));
+      const nextToName = firstOrLast(classes[i - 1]) || firstOrLast(classes[i + 1]);
       score += c === 'first' ? 2 : c === 'last' ? 1.5 : c === 'person' ? 2 : c === 'unknown' ? (/[^\x00-\x7F]/.test(w) ? 1.5 : 1) : c === 'place' ? -1.5 : nextToName ? 0 : -2;
     }
     if (toks.some((t) => t.kind === 'initial') && nameToks.length >= 2) score += 1.5;
@@ -143,28 +220,36 @@ export function findPersonNames(text: string, opts: NameOptions = {}): EntitySpa
       score -= 0.5;
       if (classes[0] === 'unknown' && (VERB_AFTER.test(after) || AFTER_CUE.test(after))) score += 1.5;
     }
-    if (nlpHits.some(([a, b]) => a < end && start < b)) score += 1.5;
+    if (nlpIndex.overlaps(start, end)) score += 1.5;
     runs.push({ toks, classes, start, end, score });
   }
   // Lists of names: "A, B and C" where most items already look like names lifts the rest.
-  for (const m of text.matchAll(/(?:\p{Lu}[\p{Ll}\p{M}'’-]+)(?:,\s*\p{Lu}[\p{Ll}\p{M}'’-]+)*,?\s+(?:and|&)\s+\p{Lu}[\p{Ll}\p{M}'’-]+/gu)) {
-    const inList = runs.filter((r) => r.start >= m.index && r.end <= m.index + m[0].length);
+  for (const m of text.matchAll(NAME_LIST)) {
+    const inList = runsWithin(runs, m.index, m.index + m[0].length);
     if (inList.length < 2) continue;
     const good = inList.filter((r) => r.score >= 2 || r.classes.some((c) => c === 'first' || c === 'last' || c === 'person')).length;
     const bad = inList.filter((r) => r.classes.some((c) => c === 'word' || c === 'place')).length;
     const verbAfter = /^\s+(?:were|are|have|had|founded|started|built|wrote|sang|played)\b/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 20));
     if ((good >= 1 || verbAfter) && bad === 0) for (const r of inList) r.score = Math.max(r.score, 2);
   }
+  // Runs and compromise-only hits are pairwise disjoint: overlap tests are binary searches.
+  const disjoint = new DisjointSpans<EntitySpan>();
+  const keep = (span: EntitySpan): void => { found.push(span); disjoint.insert(span); };
   for (const r of runs) {
     if (r.score < 2) continue;
-    found.push({ type: 'PERSON', start: r.start, end: r.end, score: Math.min(0.95, 0.4 + r.score / 10), recognizer: 'name_heuristic' });
-    r.toks.forEach((t, i) => { if (t.kind === 'name' && r.classes[r.toks.filter((x, j) => j < i && x.kind === 'name').length] !== 'place') accepted.add(t.text); });
+    keep({ type: 'PERSON', start: r.start, end: r.end, score: Math.min(0.95, 0.4 + r.score / 10), recognizer: 'name_heuristic' });
+    let k = 0;
+    for (const t of r.toks) {
+      if (t.kind !== 'name') continue;
+      if (r.classes[k] !== 'place') accepted.add(t.text);
+      k++;
+    }
   }
   // Compromise-only hits that our runs missed (lower-case names, odd casing).
   for (const [a, b] of nlpHits) {
-    if (found.some((f) => f.start < b && a < f.end)) continue;
+    if (disjoint.overlaps(a, b)) continue;
     const v = text.slice(a, b).replace(/^(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+/, '');
-    if (v.length >= 3 && !/^\p{Ll}+$/u.test(v) && classify(v) !== 'word') found.push({ type: 'PERSON', start: b - v.length, end: b, score: 0.6, recognizer: 'name_nlp' });
+    if (v.length >= 3 && !/^\p{Ll}+$/u.test(v) && classify(v) !== 'word') keep({ type: 'PERSON', start: b - v.length, end: b, score: 0.6, recognizer: 'name_nlp' });
   }
   for (const m of text.matchAll(LOWER_CUE)) {
     const v = m[1]!;
@@ -177,12 +262,12 @@ export function findPersonNames(text: string, opts: NameOptions = {}): EntitySpa
     const at = m.index + m[0].lastIndexOf(v);
     if (!v.split(/\s+/).some((w) => FUNCTION_WORDS.has(w))) found.push({ type: 'PERSON', start: at, end: at + v.length, score: 0.6, recognizer: 'name_lowercase' });
   }
-  // Propagate: other mentions of a recognised name token are the same person.
+  // Propagate: other mentions of a recognised name token are the same person. Mentions do not
+  // overlap each other, so only the spans found before this pass need testing.
   if (accepted.size) {
-    for (const m of text.matchAll(new RegExp(`(?<![\\p{L}\\p{M}])(?:${[...accepted].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{M}])`, 'gu'))) {
-      const s = m.index;
-      const e = s + m[0].length;
-      if (!found.some((f) => f.start < e && s < f.end)) found.push({ type: 'PERSON', start: s, end: e, score: 0.6, recognizer: 'name_propagated' });
+    const before = new SpanIndex(found);
+    for (const [s, e] of findMentions(text, accepted)) {
+      if (!before.overlaps(s, e)) found.push({ type: 'PERSON', start: s, end: e, score: 0.6, recognizer: 'name_propagated' });
     }
   }
   return found;

@@ -23,7 +23,9 @@ const IT_CF = /\b[A-Za-z]{6}\d{2}[A-EHLMPR-Ta-ehlmpr-t]\d{2}[A-Za-z]\d{3}[A-Za-z
 const IN_PAN = /\b[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]\b/g;
 // International (+cc ...) or national formats: groups of digits with separators, 7-15 digits.
 const PHONE = /(?<![\w+\-/.])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,5}(?:[ .-]\d{2,5}){1,4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?!\w|-\d|\.\d)|(?<![\w+])\+\d{8,14}(?:[ .-]\d{2,5}){0,3}\b|(?<![\w-])\(\d{2,4}\)[ ]?\d{3,4}[ -]?\d{0,4}\b/g;
-const PHONE_PLAIN = /\b(?:phone|tel|telephone|mobile|cell|fax|desk|office|call(?: me)?(?: at| on)?|text(?: me)?(?: at)?|whatsapp|sms)\b\s*(?:no\.?|number|#)?\s*[:.]?\s*(\+?\d{7,14})\b/gi;
+// Whitespace between the cue and the number is bounded: three unbounded `\s*` in a row backtrack
+// cubically on a long whitespace run (issue 11 item 6).
+const PHONE_PLAIN = /\b(?:phone|tel|telephone|mobile|cell|fax|desk|office|call(?: me)?(?: at| on)?|text(?: me)?(?: at)?|whatsapp|sms)\b\s{0,8}(?:no\.?|number|#)?\s{0,8}[:.]?\s{0,8}(\+?\d{7,14})\b/gi;
 const PHONE_CUE = /\b(?:phone|tel|telephone|mobile|cell|fax|call|text|whatsapp|sms|number|contact|reach|dial|ring)\b|☎|📞/i;
 
 /** IIN ranges of the major card schemes (Visa, Mastercard, Amex, Discover, JCB, Diners, Maestro, UnionPay). */

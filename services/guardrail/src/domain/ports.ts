@@ -5,7 +5,10 @@
  */
 import type { AuditAppendRequest } from '../../../audit/src/contracts.js';
 import type { PolicyOverride } from '../contracts.js';
+import type { CheckOptions, GuardResult, GuardVerdict } from './check.js';
 import type { NewMapping, TurnMapping } from './deidentify.js';
+import type { EntitySpan } from './entities.js';
+import type { FindEntitiesOptions } from './pii.js';
 
 /** A stored policy override. */
 export interface PolicyRecord {
@@ -65,3 +68,18 @@ export interface EventSink {
 
 /** Where the use cases report what they could not do (a block not recorded in audit). */
 export interface Warn { warn(info: Record<string, unknown>, msg: string): void }
+
+/** What `runCheck` answers: the check result and what it saw. */
+export interface CheckOutcome { result: GuardResult; verdict: GuardVerdict }
+
+/**
+ * The scanners behind one port (issue 11 item 6): the service runs them in a pool of worker
+ * threads with a time budget per call (scanning/scan-pool.ts), so one input cannot stall other
+ * checks; tests may run them in-process (domain/scanner.ts).
+ */
+export interface Scanner {
+  /** `runCheck(content, opts)`. @throws ScanIncomplete when the check could not finish (budget, busy, crash). */
+  check(content: string, opts: CheckOptions): Promise<CheckOutcome>;
+  /** `findEntities(content, opts)`. @throws ScanIncomplete as `check`. */
+  entities(content: string, opts: FindEntitiesOptions): Promise<EntitySpan[]>;
+}

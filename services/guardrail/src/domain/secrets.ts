@@ -16,7 +16,7 @@ const PATTERNS: Array<[string, RegExp, number?]> = [
   ['anthropic_key', /\bsk-ant-[A-Za-z0-9_-]{20,}/g],
   ['openai_key', /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g],
   ['aws_access_key', /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b/g],
-  ['aws_secret_key', /(?<=aws.{0,20}(?:secret|private).{0,20}[=:]\s*["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi],
+  ['aws_secret_key', /(?<=aws.{0,20}(?:secret|private).{0,20}[=:]\s{0,8}["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi],
   ['github_token', /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g],
   ['gitlab_token', /\bglpat-[A-Za-z0-9_-]{20,}\b/g],
   ['slack_token', /\bxox[abposre]-[A-Za-z0-9-]{10,}\b/g],
@@ -28,13 +28,13 @@ const PATTERNS: Array<[string, RegExp, number?]> = [
   ['sendgrid_key', /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}\b/g],
   ['twilio_key', /\bSK[0-9a-f]{32}\b/g],
   ['jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g],
-  ['bearer_token', /(?<=\bBearer\s+)[A-Za-z0-9._~+/-]{20,}=*/g],
-  ['basic_auth_header', /(?<=\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/]{12,}=*/gi],
+  ['bearer_token', /(?<=\bBearer\s{1,8})[A-Za-z0-9._~+/-]{20,}=*/g],
+  ['basic_auth_header', /(?<=\bAuthorization:\s{0,8}Basic\s{1,8})[A-Za-z0-9+/]{12,}=*/gi],
 ];
 // Password inside a URL: scheme://user:PASSWORD@host
-const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^:\s/@]+:([^@\s/]{3,})@/gi;
+const URL_PASSWORD = /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^:\s/@]{1,256}:([^@\s/]{3,256})@/gi;
 // key-ish name, separator, value
-const ASSIGNMENT = /(?:^|[\s{,;("'])["']?([A-Za-z0-9_.-]*(?:api[_-]?key|apikey|secret|token|passwd|password|pwd|pass|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credential|signing[_-]?key)[A-Za-z0-9_.-]*)["']?\s*(?:[:=]|=>|:=)\s*["']?([^\s"',;}{)]{6,})["']?/gi;
+const ASSIGNMENT = /(?:^|[\s{,;("'])["']?([A-Za-z0-9_.-]{0,64}(?:api[_-]?key|apikey|secret|token|passwd|password|pwd|pass|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credential|signing[_-]?key)[A-Za-z0-9_.-]{0,64})["']?\s{0,32}(?:[:=]|=>|:=)\s{0,32}["']?([^\s"',;}{)]{6,})["']?/gi;
 
 /** Find secrets in `text`. */
 export function findSecrets(text: string): SecretSpan[] {

@@ -42,7 +42,7 @@ export function decodeCandidates(raw: string, max = 8): string[] {
       if (mostlyPrintable(dec)) out.push(dec);
     } catch { /* not base64 */ }
   }
-  for (const m of raw.matchAll(/(?:(?:0x)?[0-9a-fA-F]{2}[\s:,\\x]*){12,}/g)) {
+  for (const m of raw.matchAll(/(?:(?:0x)?[0-9a-fA-F]{2}[\s:,\\x]{0,8}){12,}/g)) {
     if (out.length >= max) break;
     const hex = m[0].replace(/0x|\\x|[\s:,]/g, '');
     if (hex.length % 2 !== 0) continue;

@@ -1,7 +1,10 @@
 /**
  * Step 1 of a turn: the guardrail's input check on the text of the user's message (spec
- * "Guardrail"). `block` (or an unreachable guardrail when the runtime fails closed) excludes the
- * message from the model; `redact` rewrites it and tells the user (`user_redaction`).
+ * "Guardrail"). `block` excludes the message from the model, and so does a check that was sent but
+ * could not finish (timeout, 5xx, no verdict: the turn is `blocked` with that reason, whatever
+ * AGENT_RUNTIME_GUARDRAIL_FAIL_MODE says; issue 11 item 6). An unreachable guardrail (connection
+ * refused) passes the message only in fail mode `open`; `redact` rewrites the message and tells the
+ * user (`user_redaction`).
  */
 import type { ChatMessageInput } from '../../contracts.js';
 import { partsText } from '../history.js';
@@ -17,7 +20,12 @@ export interface GuardedInput {
   excluded: string | null;
   /** Whether the guardrail answered. */
   available: boolean;
+  /** Whether the guardrail could not be connected to at all (the fail mode decides). */
+  unreachable: boolean;
 }
+
+/** Why a turn whose input check could not finish is refused (the `blocked` reason the user sees). */
+export const INPUT_CHECK_UNFINISHED = 'blocked: the input check could not finish, so the message was not sent to the model';
 
 /** Check the user's message. Never throws (an unreachable guardrail is recorded in the trace). */
 export async function guardInput(d: Pick<ChatDeps, 'guardrail' | 'settings'>, turn: Turn): Promise<GuardedInput> {
@@ -27,9 +35,14 @@ export async function guardInput(d: Pick<ChatDeps, 'guardrail' | 'settings'>, tu
   const userText = partsText(last.content);
   let excluded: string | null = null;
   const g = await d.guardrail.input(userText, turn.scope, turn.p.who.headers, turn.signal);
-  if (!g.available) {
+  if (!g.available && g.unreachable) {
     trace.guardrail.input = 'unavailable';
     if (d.settings.guardrailFailMode === 'closed') excluded = 'the input guardrail is unavailable';
+  } else if (!g.available) {
+    // Sent but not finished: refused, never sent on (issue 11 item 6).
+    trace.guardrail.input = 'block';
+    trace.guardrail.reason = `the input check could not finish (${g.why})`;
+    excluded = INPUT_CHECK_UNFINISHED;
   } else {
     trace.guardrail.input = g.decision;
     if (g.decision === 'block') {
@@ -44,5 +57,5 @@ export async function guardInput(d: Pick<ChatDeps, 'guardrail' | 'settings'>, tu
       sink('user_redaction', { display_content: g.rewritten_content, categories_scrubbed: categories, entities_redacted: Math.max(placeholders, categories.length) });
     }
   }
-  return { input, userText, excluded, available: g.available };
+  return { input, userText, excluded, available: g.available, unreachable: !g.available && g.unreachable === true };
 }

@@ -1,7 +1,8 @@
 /**
  * Step 6 of a turn: the guardrail's output check on the answer (spec "Guardrail"). `block` withholds
- * it, `redact` replaces it (each with `retract` first); an unreachable guardrail ends the turn when
- * the runtime fails closed.
+ * it, and so does a check that was sent but could not finish (timeout, 5xx, no verdict; issue 11
+ * item 6), `redact` replaces it (each with `retract` first); an unreachable guardrail (connection
+ * refused) ends the turn unless AGENT_RUNTIME_GUARDRAIL_FAIL_MODE is `open`.
  */
 import { failTurn } from './deliver.js';
 import type { ChatDeps, Turn, TurnOutcome } from './turn.js';
@@ -13,6 +14,12 @@ export type GuardedOutput = { content: string } | { outcome: TurnOutcome };
 export async function guardOutput(d: ChatDeps, turn: Turn, content: string, userText: string): Promise<GuardedOutput> {
   const { trace, sink } = turn;
   const og = await d.guardrail.output(content, turn.scope, userText, turn.p.who.headers, turn.signal);
+  if (!og.available && !og.unreachable) {
+    trace.guardrail.output = 'block';
+    trace.guardrail.reason = `the output check could not finish (${og.why})`;
+    sink('retract', { reason: 'the output check could not finish', original_length: content.length });
+    return { content: 'The answer was withheld by the output guardrail.' };
+  }
   if (!og.available) {
     trace.guardrail.output = 'unavailable';
     if (d.settings.guardrailFailMode === 'closed') {
