@@ -1,14 +1,16 @@
 /**
  * The agent runtime (spec "Services": agent runtime, port 8001) as the kit defines a service:
- * opens `<dbDir>/agent-runtime.sqlite`, wires the clients of its peers (inference router,
- * guardrail, memory, knowledge, audit), the tool registry with the built-in tools and the
- * plug-in discovery (background work), the chat engine, and registers the routes of `contracts.ts`.
+ * opens `<dbDir>/agent-runtime.sqlite` and its turn-event outbox, wires the clients of its peers
+ * (inference router, guardrail, memory, knowledge, audit), the tool registry with the built-in
+ * tools and the plug-in discovery (background work), the chat engine, and registers the routes of
+ * `contracts.ts`.
  * The runtime argument is `AgentRuntimeHooks` (extra tools, plug-in sources; a supervisor's
  * ServiceRuntime is accepted and ignored).
  */
-import { TurnEventClient } from '../../shared/events/turn-events.js';
+import { durableTurnEvents } from '../../shared/events/outbox.js';
 import { defineService } from '../../shared/kit/service.js';
 import { AuditClient } from '../../audit/src/client.js';
+import { AttachmentClient } from './clients/attachments.js';
 import { ContextClient } from './clients/context.js';
 import { GuardrailClient } from './clients/guardrail.js';
 import { isReady } from './clients/http.js';
@@ -50,11 +52,9 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     const cancelled = store.approvals.cancelPending(new Date().toISOString());
     if (cancelled) logger.warn({ cancelled }, 'approvals pending at the last stop were cancelled');
 
-    const events = new TurnEventClient({
-      service: 'agent-runtime', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
-      onLoss: (n, reason) => logger.error({ lost: n, reason }, 'turn events lost'),
-    });
-    ctx.onClose(async () => { events.close(); await events.drain(EVENT_DRAIN_MS); });
+    // Durable: every event is on disk before the answer it belongs to completes (issue 11 item 7).
+    const events = durableTurnEvents(cfg, 'agent-runtime', logger);
+    ctx.onClose(async () => { await events.shutdown(EVENT_DRAIN_MS); });
     const model = new InferenceClient(cfg.serviceUrls['inference-router'], cfg.modelTimeoutSeconds * 1000);
     const guardrail = new GuardrailClient(cfg.serviceUrls.guardrail, cfg.sidecarTimeoutMs);
     const context = new ContextClient(cfg.serviceUrls.memory, cfg.serviceUrls.knowledge, cfg.sidecarTimeoutMs);
@@ -77,6 +77,7 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
       settings: cfg, sessions: store.sessions, model, guardrail, context, audit, events, tools, approvals,
       policyRules: (tenantId) => policies.rules(tenantId), serviceUrls: cfg.serviceUrls,
       serviceCall: (headers, signal) => serviceCaller(cfg.serviceUrls, headers, signal), log: logger,
+      attachments: new AttachmentClient(cfg.serviceUrls.knowledge, cfg.serviceUrls.sandbox),
     }, { afterTurn: (p, o) => sessions.titleAfterFirstTurn(p, o) });
     const replay = new LiveReplay(audit, model, events);
 

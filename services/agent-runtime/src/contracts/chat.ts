@@ -28,24 +28,60 @@ export const ImagePartSchema = Type.Object({
   }),
 });
 
-/** A multimodal content part over HTTP. */
-export type ChatContentPart = Static<typeof TextPartSchema> | Static<typeof ImagePartSchema>;
+/** Most file parts in one chat request (issue 12 item 7). */
+export const MAX_FILE_PARTS = 10;
+
+/** Largest attached document, bytes (one sandbox copy call carries it as base64). */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+/** Largest sum of the attached documents of one request, bytes. */
+export const MAX_ATTACHMENTS_TOTAL_BYTES = 32 * 1024 * 1024;
+
+/** Where the runtime copies attached documents in the sandbox workspace (`data/<file name>`). */
+export const ATTACHMENT_DIR = 'data';
+
+/** A knowledge document id as a file part names it. */
+const DocumentId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' });
 
 /**
- * One content part as requests carry it: `type` picks which of `text` / `image_url` is required
- * (one object schema with conditionals, so a failure names the missing field).
+ * A file part (issue 12 item 7): an uploaded knowledge document the user may read, copied into the
+ * chat's sandbox workspace before the model runs. Requests carry `{type: "file", document_id}`; the
+ * runtime stores the part with `filename` and the workspace `path` it copied it to, or `error` when
+ * it could not (client values of these three are replaced).
+ */
+export const FilePartSchema = Type.Object({
+  type: Type.Literal('file'),
+  document_id: DocumentId,
+  /** Set by the runtime: the document's file name. */
+  filename: Type.Optional(Type.String()),
+  /** Set by the runtime: the workspace-relative path, e.g. `data/sales.csv`. */
+  path: Type.Optional(Type.String()),
+  /** Set by the runtime: why the file is not in the workspace. */
+  error: Type.Optional(Type.String()),
+});
+/** A file part. */
+export type ChatFilePart = Static<typeof FilePartSchema>;
+
+/** A multimodal content part over HTTP. */
+export type ChatContentPart = Static<typeof TextPartSchema> | Static<typeof ImagePartSchema> | ChatFilePart;
+
+/**
+ * One content part as requests carry it: `type` picks which of `text` / `image_url` / `document_id`
+ * is required (one object schema with conditionals, so a failure names the missing field).
  */
 export const ContentPartSchema = Type.Unsafe<ChatContentPart>({
   type: 'object',
   required: ['type'],
   properties: {
-    type: StringEnum(['text', 'image_url'] as const),
+    type: StringEnum(['text', 'image_url', 'file'] as const),
     text: TextPartSchema.properties.text,
     image_url: ImagePartSchema.properties.image_url,
+    document_id: DocumentId,
   },
   allOf: [
     { if: { properties: { type: { const: 'text' } } }, then: { required: ['text'] } },
     { if: { properties: { type: { const: 'image_url' } } }, then: { required: ['image_url'] } },
+    { if: { properties: { type: { const: 'file' } } }, then: { required: ['document_id'] } },
   ],
 });
 

@@ -22,7 +22,9 @@ export const AGENT_RUNTIME_ERRORS = {
   turn_not_found: 404,
   /** Live replay of a turn with no captured prompt. */
   replay_unavailable: 409,
-  /** The guardrail cannot be reached and AGENT_RUNTIME_GUARDRAIL_FAIL_MODE is `closed`. */
+  /** A chat file part names a knowledge document that does not exist or the user may not read (issue 12 item 7). */
+  document_not_found: 404,
+  /** The guardrail cannot be reached (connection refused) and AGENT_RUNTIME_GUARDRAIL_FAIL_MODE is `closed` (the default). */
   guardrail_unavailable: 503,
   provider_key_missing: 503,
   role_not_configured: 503,

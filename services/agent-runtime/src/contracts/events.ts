@@ -14,6 +14,10 @@ export interface StreamEventMap {
   tool_call: { tool: string; arguments: unknown; call_id?: string };
   /** `result` cut to 2,000 characters (spec "Limits"). */
   tool_result: { tool: string; result: string; call_id?: string; child_run_id?: string };
+  /**
+   * A tool's side output keyed by `call_id`: files a call produced as ONE `{call_id, artifacts:
+   * ToolFileRef[]}` (issue 12), a `{type: "citations", tool, citations}` list, or a tool's own metadata.
+   */
   artifact: { call_id: string } & Record<string, unknown>;
   approval_required: { session_id: string; agent_id: string; approvals: ApprovalView[]; content?: string };
   trace_update: { patch: Record<string, unknown> };

@@ -26,7 +26,11 @@ export const ToolPolicyRuleSchema = Type.Object({
 /** One policy rule. */
 export type ToolPolicyRule = Static<typeof ToolPolicyRuleSchema>;
 
-/** What to do when the guardrail cannot be reached: allow and record it, or refuse the turn. */
+/**
+ * What to do when the guardrail cannot be reached at all (connection refused): `open` allows and
+ * records `unavailable` in the trace, `closed` (the default) refuses the turn. A check that was sent
+ * but did not finish always refuses the turn (`blocked`), whatever the mode (issue 11 item 6).
+ */
 export type GuardrailFailMode = 'open' | 'closed';
 
 /** Settings of the runtime (main/config/services/agent-runtime.ts reads them from the environment). */
@@ -39,7 +43,7 @@ export interface AgentRuntimeSettings {
   responseReserveTokens: number;
   /** How long a parked run waits for a decision, seconds (AGENT_RUNTIME_APPROVAL_TIMEOUT_SECONDS). */
   approvalTimeoutSeconds: number;
-  /** AGENT_RUNTIME_GUARDRAIL_FAIL_MODE (`open`: spec-compatible fail-open, recorded in the trace). */
+  /** AGENT_RUNTIME_GUARDRAIL_FAIL_MODE (default `closed`; `open` lets turns through only while the guardrail is unreachable). */
   guardrailFailMode: GuardrailFailMode;
   /** Base rules (AGENT_RUNTIME_TOOL_POLICY, JSON); admin rules stored in the runtime override them. */
   toolPolicy: ToolPolicyRule[];

@@ -61,16 +61,58 @@ export interface Citation {
   score: number;
 }
 
+/** Most files one tool call may hand back (`ToolOutput.files`; issue 12 item 6). */
+export const MAX_TOOL_FILES = 20;
+/** Largest file a tool call may hand back, bytes (10 MiB). */
+export const MAX_TOOL_FILE_BYTES = 10 * 1024 * 1024;
+/** Largest sum of the files of one tool call, bytes (40 MiB). */
+export const MAX_TOOL_FILES_TOTAL_BYTES = 40 * 1024 * 1024;
+
+/**
+ * A file a tool call produced (a sandbox run's figure or output file), bytes included. The runtime
+ * stores it through audit (`POST /v1/audit/artifacts`, kind `sandbox-<n>-<safe name>`), commits
+ * `{name, mime, bytes, sha256, kind}` in the call's `tool_returned` event and announces it in the
+ * call's one `artifact` event (`ToolFileRef`, with the audit `url`). The runtime recomputes `bytes`
+ * and `sha256` from `content_base64`.
+ */
+export interface ToolFile {
+  /** Workspace-relative name, e.g. `output/figure-20261123-101500-1.png`. */
+  name: string;
+  mime: string;
+  bytes: number;
+  /** Lowercase hex SHA-256 of the bytes. */
+  sha256: string;
+  content_base64: string;
+}
+
+/**
+ * A stored file as the `artifact` stream event announces it (issue 12 pins
+ * `{call_id, artifacts: [{name, mime, bytes, sha256, url}]}`): `url` is the audit route of its bytes,
+ * `/v1/audit/turns/{turn_id}/artifacts/{event_id}/{kind}` (the `tool_returned` event's id), or null
+ * when it could not be stored (no turn id, audit refused or unreachable).
+ */
+export interface ToolFileRef {
+  name: string;
+  mime: string;
+  bytes: number;
+  sha256: string;
+  url: string | null;
+}
+
 /**
  * A tool's answer in full. `content` goes back to the model. `isError` marks a failed call: the
- * model sees `error: <content>` and the call counts as failed. `artifacts` (plots, files) are
- * announced as `artifact` stream events, then `citations` as one `{type: "citations", tool, citations}` artifact.
+ * model sees `error: <content>` and the call counts as failed. `files` (a sandbox run's figures and
+ * output files) are stored through audit and announced by ONE `{call_id, artifacts: ToolFileRef[]}`
+ * `artifact` event; other `artifacts` are announced as one `artifact` event each, then `citations`
+ * as one `{type: "citations", tool, citations}` artifact.
  */
 export interface ToolOutput {
   content: string;
   isError?: boolean;
   citations?: Citation[];
   artifacts?: Array<Record<string, unknown>>;
+  /** Files the call produced (at most `MAX_TOOL_FILES`, each at most `MAX_TOOL_FILE_BYTES`; more are dropped). */
+  files?: ToolFile[];
 }
 
 /** A tool's answer: plain text, or a `ToolOutput`. */

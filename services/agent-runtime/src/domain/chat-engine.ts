@@ -2,7 +2,8 @@
  * One chat turn, end to end (DESIGN.md "Chat turn, end to end"; spec "Chat", "Chat stream events",
  * "Turn events"; issue 5 items 1-4), as its named steps (`chat/`):
  *
- *   guard input -> persist input -> prefetch context -> build prompt -> model and tool loop
+ *   (attach: fetch the documents of file parts) -> guard input -> copy attachments into the sandbox
+ *   workspace -> persist input -> prefetch context -> build prompt -> model and tool loop
  *   (tool calls: policy auto / ask / deny; `ask` parks the run until the owner decides; up to the
  *   step limit) -> guard output -> persist output (receipt) -> deliver (`done`).
  *
@@ -15,6 +16,7 @@
  * the router's (or one derived from the text), `backend_unavailable` when no provider answers.
  */
 import type { AgentRuntimeErrorCode, ChatRequest, ChatResponse } from '../contracts.js';
+import { copyAttachments, resolveAttachments } from './chat/attach-files.js';
 import { buildPrompt } from './chat/build-prompt.js';
 import { deliverAnswer, deliverBlocked, failTurn } from './chat/deliver.js';
 import { guardInput } from './chat/guard-input.js';
@@ -51,6 +53,16 @@ export class ChatEngine {
   }
 
   /**
+   * Fetch, as the user, the knowledge documents the turn's file parts name (issue 12 item 7), before
+   * the turn starts; the run copies them into the chat's sandbox workspace. A turn without file
+   * parts is returned as it is.
+   * @throws DomainError `document_not_found` (404), `forbidden`, `payload_too_large`, `service_unavailable`, `invalid_request`.
+   */
+  async attach(p: PreparedTurn, signal?: AbortSignal): Promise<PreparedTurn> {
+    return resolveAttachments(this.d, p, signal);
+  }
+
+  /**
    * Run a prepared turn, emitting stream events to `sink`.
    * @param signal aborts the run (client gone): the model call stops, parked approvals are cancelled.
    * @returns the outcome (also for failures, which were emitted as `error`).
@@ -82,8 +94,9 @@ export class ChatEngine {
     if (p.isNew) sink('session_created', { session_id: p.session.id });
 
     const guarded = await guardInput(d, turn);
+    if (guarded.excluded === null) await copyAttachments(d, turn, guarded.input);
     const history = persistInput(d, turn, guarded);
-    if (!guarded.available && d.settings.guardrailFailMode === 'closed') {
+    if (guarded.unreachable && d.settings.guardrailFailMode === 'closed') {
       return failTurn(d, turn, 'guardrail_unavailable', 'the input guardrail is unavailable and the runtime fails closed');
     }
     if (guarded.excluded !== null) return this.blocked(turn, guarded.excluded);

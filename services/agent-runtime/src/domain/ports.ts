@@ -154,10 +154,15 @@ export interface ModelPort {
 /** One guardrail scanner's finding (spec "Guardrail input check result"). */
 export interface ScannerResult { scanner_name: string; is_safe: boolean; risk_score: number; detail: string }
 
-/** A guardrail check result, or `unavailable` with why. */
+/**
+ * A guardrail check result, or `unavailable` with why. `unreachable` is true only when no connection
+ * could be made at all (refused, unknown host): the one case AGENT_RUNTIME_GUARDRAIL_FAIL_MODE
+ * `open` lets through; a check that was sent but did not finish (timeout, 5xx, no verdict) is not
+ * unreachable and refuses the turn (issue 11 item 6).
+ */
 export type GuardOutcome =
   | { available: true; decision: 'allow' | 'block' | 'redact' | string; reason: string; scanner_results: ScannerResult[]; rewritten_content: string | null }
-  | { available: false; why: string };
+  | { available: false; why: string; unreachable?: boolean };
 
 /** Scope of a guardrail check. */
 export interface GuardScope { tenant_id: string; agent_id?: string }
@@ -188,8 +193,11 @@ export interface RecordedEvent {
 
 /** The audit service. */
 export interface AuditPort {
-  /** Store a captured body. @returns whether audit accepted it; never throws. */
-  putArtifact(turnId: string, eventId: string, kind: string, content: string): Promise<boolean>;
+  /**
+   * Store a captured body (`encoding` `base64`: `content` is the base64 of a tool's file, stored as
+   * `contentType`). @returns whether audit accepted it; never throws.
+   */
+  putArtifact(turnId: string, eventId: string, kind: string, content: string, contentType?: string, encoding?: 'utf8' | 'base64'): Promise<boolean>;
   /** The receipt audit holds for a turn, or null (unknown yet, or audit unreachable). */
   receipt(turnId: string): Promise<ReceiptRef | null>;
   /** Recorded events of a turn as the caller may see them; null on 404. @throws Error when unreachable. */
@@ -200,8 +208,38 @@ export interface AuditPort {
 
 /** The turn-event publisher (TurnEventClient's surface the domain uses). */
 export interface TurnEvents {
-  /** Queue one event. @returns its event id. */
+  /** Queue one event (staged in memory until the next `deliver` or send). @returns its event id. */
   emit(turnId: string, principalId: string, payloadType: TurnPayloadType, payload: unknown): string;
-  /** Deliver what is queued. */
+  /** Write what is queued to the durable outbox, then deliver it (issue 11 item 7: call before answering). */
   deliver(timeoutMs?: number): Promise<boolean>;
+}
+
+/** An attached knowledge document's bytes, as the user may read them (issue 12 item 7). */
+export interface DocumentFile {
+  document_id: string;
+  /** The upload's file name (a text document: its title with `.txt`). */
+  filename: string;
+  mime: string;
+  bytes: number;
+  content_base64: string;
+}
+
+/** Why an attached document cannot be had: absent or not the user's to read, refused, too large, or the service is away. */
+export interface DocumentFailure {
+  failure: 'not_found' | 'forbidden' | 'too_large' | 'unavailable';
+  message: string;
+}
+
+/** Chat file parts: the knowledge document as the user, and the copy into the chat's sandbox workspace as the user. */
+export interface AttachmentPort {
+  /**
+   * The original of a document the caller (whose stamped `headers` these are) may read, or the
+   * extracted text for documents without one; at most `maxBytes`. Never throws.
+   */
+  document(documentId: string, maxBytes: number, headers: Record<string, string>, signal?: AbortSignal): Promise<DocumentFile | DocumentFailure>;
+  /**
+   * Write `files` into the workspace of the sandbox session (tenant, session) as the caller.
+   * @returns null once written, else why not (the sandbox's message). Never throws.
+   */
+  copy(tenantId: string, sessionId: string, files: Array<{ path: string; content_base64: string }>, headers: Record<string, string>, signal?: AbortSignal): Promise<string | null>;
 }

@@ -1,7 +1,8 @@
 /**
  * Chat routes (spec "Chat", "Chat stream events", "Errors"; issue 5 item 1):
  * - `POST /v1/chat` body `ChatRequest` -> 200 `ChatResponse`; 400 `invalid_request`;
- *   404 `session_not_found`; inference failures 503 (`backend_unavailable`, `role_not_configured`, ...),
+ *   404 `session_not_found`, `document_not_found` (a file part naming a document the user may not
+ *   read; issue 12 item 7); inference failures 503 (`backend_unavailable`, `role_not_configured`, ...),
  *   400 `model_unknown`, 429 `budget_exceeded` (contracts.ts `AGENT_RUNTIME_ERRORS`).
  * - `POST /v1/chat/stream` body `ChatRequest` -> 200 `text/event-stream`: records `event: <name>` +
  *   `data: <json>` + blank line, in the spec's order, ending with `done` or `error`. Request errors
@@ -48,7 +49,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
   app.post('/v1/chat', {
     bodyLimit: CHAT_BODY_LIMIT, schema: { body: ChatRequestSchema, response: { 200: ChatResponseSchema } }, preValidation: rejectCoercibleContent,
   }, async (req, reply) => {
-    const prepared = engine.prepare(req.body, turnIdentity(req, tenantId));
+    const prepared = await engine.attach(engine.prepare(req.body, turnIdentity(req, tenantId)));
     const ac = new AbortController();
     // The response closing before it finished means the client went away.
     const onClose = (): void => { if (!reply.raw.writableFinished) ac.abort(); };
@@ -64,7 +65,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
     bodyLimit: CHAT_BODY_LIMIT, schema: { body: ChatRequestSchema, response: { 200: ChatStreamSchema } }, preValidation: rejectCoercibleContent,
   }, async (req, reply) => {
     const who = turnIdentity(req, tenantId);
-    const prepared = engine.prepare(req.body, who);
+    const prepared = await engine.attach(engine.prepare(req.body, who));
     reply.hijack();
     const res = reply.raw;
     const headers: Record<string, string> = {

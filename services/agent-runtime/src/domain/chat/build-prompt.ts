@@ -1,10 +1,12 @@
 /**
  * Step 4 of a turn: the prompt. System prompt and context first, then the session's history
  * trimmed to the context budget (oldest first), then this turn's messages; the `vision` role when
- * an image is in it. The stream gets a `trace_update` with what was sent.
+ * an image is in it. File parts reach the model as text notes naming their workspace path
+ * (attach-files.ts). The stream gets a `trace_update` with what was sent.
  */
 import type { ChatContentPart, ChatMessageInput } from '../../contracts.js';
 import { trimToBudget } from '../history.js';
+import { modelContent } from './attach-files.js';
 import type { MessageRow, OpenAiMessage } from '../ports.js';
 import type { ChatDeps, Turn } from './turn.js';
 
@@ -28,13 +30,13 @@ export function rowsToModelMessages(rows: readonly MessageRow[]): OpenAiMessage[
       continue;
     }
     const parts = r.parts ? JSON.parse(r.parts) as ChatContentPart[] : null;
-    out.push({ role: r.role as OpenAiMessage['role'], content: parts ? parts as unknown as Array<Record<string, unknown>> : r.content });
+    out.push({ role: r.role as OpenAiMessage['role'], content: parts ? modelContent(parts) : r.content });
   }
   return out;
 }
 
 function inputToModel(m: ChatMessageInput): OpenAiMessage {
-  return { role: m.role, content: typeof m.content === 'string' ? m.content : m.content as unknown as Array<Record<string, unknown>> };
+  return { role: m.role, content: typeof m.content === 'string' ? m.content : modelContent(m.content) };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { ChatRequest } from '../../contracts.js';
 import { invalidField, runtimeError } from '../errors.js';
 import { hasImage, partsText } from '../history.js';
+import { hasFilePart } from './attach-files.js';
 import type { SessionRow } from '../ports.js';
 import { nextId, type ChatDeps, type PreparedTurn, type TurnIdentity } from './turn.js';
 
@@ -18,7 +19,7 @@ export function prepareTurn(d: Pick<ChatDeps, 'sessions' | 'settings'>, req: Cha
   if (!last || last.role !== 'user') throw invalidField('the last message must have role "user"', 'body.messages');
   for (const [i, m] of req.messages.entries()) {
     if (typeof m.content !== 'string' && m.content.length === 0) throw invalidField('content parts must not be empty', `body.messages.${i}.content`);
-    if (partsText(m.content).trim() === '' && !hasImage(m.content)) throw invalidField('message content must not be empty', `body.messages.${i}.content`);
+    if (partsText(m.content).trim() === '' && !hasImage(m.content) && !hasFilePart(m.content)) throw invalidField('message content must not be empty', `body.messages.${i}.content`);
   }
   const now = new Date().toISOString();
   if (req.session_id !== undefined) {

@@ -3,10 +3,13 @@
  * tool_result, artifact; "Turn events": tool_called, tool_returned): the model asked for tools. Each
  * call is planned against the registry and the policy (`auto` runs, `ask` parks the run until the
  * owner decides, `deny` never runs), then run in order; every result goes back to the model.
+ * Files a call produced (issue 12 item 6) are stored through audit and announced by one `artifact`
+ * event (tool-files.ts).
  */
 import type { ToolOutput, ToolPolicy, ToolResult } from '../../contracts.js';
 import type { ModelResult, ModelToolCall, NewMessage, OpenAiMessage } from '../ports.js';
 import type { RegisteredTool } from '../tool-registry.js';
+import { checkFiles, committedFiles, storeFiles } from './tool-files.js';
 import { clientClosed, cutResult, emitTurnEvent, nextId, round, type ChatDeps, type Turn, type TurnOutcome } from './turn.js';
 
 /** What one round of tool calls works on. */
@@ -77,7 +80,7 @@ async function awaitApprovals(d: Pick<ChatDeps, 'approvals' | 'settings'>, turn:
 }
 
 /** Run one planned call that may run. A throw, or an answer marked `isError`, comes back as `error: <message>`. */
-async function execute(d: Pick<ChatDeps, 'events' | 'audit' | 'serviceUrls' | 'serviceCall'>, turn: Turn, x: PlannedCall): Promise<{ res: ToolResult; ok: boolean }> {
+async function execute(d: Pick<ChatDeps, 'events' | 'audit' | 'serviceUrls' | 'serviceCall' | 'log'>, turn: Turn, x: PlannedCall): Promise<{ res: ToolResult; ok: boolean }> {
   const { who, session, agentId } = turn.p;
   const inputJson = JSON.stringify({ tool: x.call.name, call_id: x.call.id, arguments: x.args });
   emitTurnEvent(d, turn, 'tool_called', { tool: x.call.name, call_id: x.call.id, policy: x.policy, approval_id: x.approvalId ?? null, source: x.tool!.source }, { kind: 'tool_input', body: inputJson });
@@ -95,7 +98,13 @@ async function execute(d: Pick<ChatDeps, 'events' | 'audit' | 'serviceUrls' | 's
     res = `error: ${(err as Error).message ?? String(err)}`;
   }
   const text = typeof res === 'string' ? res : res.content;
-  emitTurnEvent(d, turn, 'tool_returned', { tool: x.call.name, call_id: x.call.id, ok, duration_ms: round(performance.now() - started) }, { kind: 'tool_output', body: text });
+  // Files (sandbox figures): committed by sha256 in tool_returned, stored under its id, announced once.
+  const files = typeof res !== 'string' && res.files?.length ? checkFiles(res.files) : null;
+  if (files?.dropped.length) d.log.warn({ tool: x.call.name, dropped: files.dropped }, 'tool files over the limits were dropped');
+  const eventId = emitTurnEvent(d, turn, 'tool_returned', {
+    tool: x.call.name, call_id: x.call.id, ok, duration_ms: round(performance.now() - started), ...(files?.kept.length ? { artifacts: committedFiles(files.kept) } : {}),
+  }, { kind: 'tool_output', body: text });
+  if (files?.kept.length) turn.sink('artifact', { call_id: x.call.id, artifacts: await storeFiles(d, who.turnId, eventId, files.kept) });
   if (typeof res !== 'string') for (const a of artifactsOf(x.call.name, res)) turn.sink('artifact', { ...a, call_id: x.call.id });
   return { res, ok };
 }

@@ -11,7 +11,7 @@ import {
 } from '../../contracts.js';
 import type { ApprovalCenter } from '../approvals.js';
 import { artifactRef } from '../digest.js';
-import type { AuditPort, ContextPort, GuardPort, GuardScope, ModelPort, SessionRow, SessionStore, TurnEvents } from '../ports.js';
+import type { AttachmentPort, AuditPort, ContextPort, DocumentFile, GuardPort, GuardScope, ModelPort, SessionRow, SessionStore, TurnEvents } from '../ports.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { SourcedRule } from '../tool-policy.js';
 
@@ -49,6 +49,13 @@ export interface ChatDeps {
   /** Service calls as the turn's user (stamped `headers`, aborted with `signal`), for tool contexts. */
   serviceCall(headers: Record<string, string>, signal: AbortSignal): ServiceCall;
   log: { warn(obj: object, msg: string): void };
+  /** Chat file parts (issue 12 item 7): documents from knowledge, copies into the sandbox; absent = file parts refused. */
+  attachments?: AttachmentPort;
+}
+
+/** An attached document, fetched and given its workspace path (`data/<file name>`). */
+export interface Attachment extends DocumentFile {
+  path: string;
 }
 
 /** A validated turn, ready to run. */
@@ -58,6 +65,8 @@ export interface PreparedTurn {
   isNew: boolean;
   agentId: string;
   input: ChatMessageInput[];
+  /** Documents this turn's file parts name, fetched as the user (attach-files.ts), to copy into the workspace. */
+  attachments?: Attachment[];
 }
 
 /** How the turn ended. */
