@@ -13,9 +13,10 @@ import { main as guardWorstCase } from './guard-worst-case.js';
 import { main as knowledge } from './knowledge.js';
 import { main as embedder } from './embedder.js';
 import { main as renderer } from './renderer.js';
+import { main as sandbox } from './sandbox.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox]] as const) {
   try {
     all.push(...await fn());
   } catch (err) {

@@ -47,6 +47,8 @@ MATCH_LIMIT = 1000
 
 # The protocol stream: a private copy of the original stdout, not inherited by children.
 PROTO = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+# The runner's own process: a copy forked by user code (os.fork) never speaks the protocol.
+RUNNER_PID = os.getpid()
 NAMESPACE = {"__name__": "__main__", "__builtins__": __builtins__}
 
 
@@ -368,19 +370,66 @@ def op_grep(req):
     return {"matches": matches, "truncated": truncated}
 
 
+def glob_match(pat, parts):
+    """Whether path segments `parts` match pattern segments `pat`: fnmatch per segment, `**` for any
+    number of segments; a hidden name only matches a pattern segment that starts with a dot (as glob)."""
+    memo = {}
+
+    def m(i, j):
+        key = (i, j)
+        if key not in memo:
+            if i == len(pat):
+                memo[key] = j == len(parts)
+            elif pat[i] == "**":
+                memo[key] = m(i + 1, j) or (j < len(parts) and not parts[j].startswith(".") and m(i, j + 1))
+            elif j == len(parts) or (parts[j].startswith(".") and not pat[i].startswith(".")):
+                memo[key] = False
+            else:
+                memo[key] = fnmatch.fnmatchcase(parts[j], pat[i]) and m(i + 1, j + 1)
+        return memo[key]
+
+    return m(0, 0)
+
+
 def op_glob(req):
+    """Workspace paths matching a pattern, found by walking the workspace without following links
+    (a link to / or /proc/self/root must not turn `**` into a walk of the whole container)."""
     pattern = req.get("pattern")
     if not isinstance(pattern, str) or pattern == "" or "\x00" in pattern:
         raise Refused("invalid_request", "pattern must be a non-empty string")
     if os.path.isabs(pattern) or ".." in pattern.replace("\\", "/").split("/"):
         raise Refused("invalid_path", "glob patterns stay inside the workspace")
-    found = []
-    for full in globmod.iglob(os.path.join(WORKSPACE, pattern), recursive=True):
-        if not inside(full):
+    segs = []
+    for seg in pattern.split("/"):
+        if seg in ("", ".") or (seg == "**" and segs and segs[-1] == "**"):
             continue
-        found.append(os.path.relpath(full, WORKSPACE))
+        segs.append(seg)
+    literal = []
+    for seg in segs:
+        if seg == "**" or globmod.has_magic(seg):
+            break
+        literal.append(seg)
+    base = os.path.join(WORKSPACE, *literal)
+    # A link on the literal part of the pattern is not followed (as grep does not follow links).
+    if not os.path.lexists(base) or os.path.realpath(base) != os.path.normpath(base):
+        return {"paths": [], "truncated": False}
+    rest = segs[len(literal):]
+    if not rest:
+        return {"paths": [os.path.relpath(base, WORKSPACE)] if base != WORKSPACE else [], "truncated": False}
+    deep = "**" in rest
+    # `**` also matches no segment: `data/**` lists `data` itself, as glob does.
+    found = [os.path.relpath(base, WORKSPACE)] if base != WORKSPACE and all(seg == "**" for seg in rest) else []
+    for root, dirs, files in os.walk(base, followlinks=False):
+        rel = os.path.relpath(root, base)
+        prefix = [] if rel == "." else rel.split(os.sep)
+        for name in dirs + files:
+            full = os.path.join(root, name)
+            if glob_match(rest, prefix + [name]) and inside(full):
+                found.append(os.path.relpath(full, WORKSPACE))
         if len(found) > MATCH_LIMIT:
             break
+        if not deep and len(prefix) + 1 >= len(rest):
+            dirs[:] = []
     found.sort()
     return {"paths": found[:MATCH_LIMIT], "truncated": len(found) > MATCH_LIMIT}
 
@@ -394,7 +443,36 @@ OPS = {"ping": op_ping, "execute": op_execute, "bash": op_bash, "read": op_read,
        "list_artifacts": lambda _r: {"artifacts": changed_artifacts({})}}
 
 
+def reap_children():
+    """Collect every exited child (the runner is the container's init: orphans become its children)."""
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def end_strays():
+    """End every process a call left behind (background jobs, copies forked by user code, a fork bomb):
+    a call's processes end with the call, so nothing runs, or holds the pids limit, between calls.
+    Only as the container's init (PID 1), where kill(-1) reaches exactly this container's other processes."""
+    if os.getpid() != 1:
+        return
+    for _ in range(200):
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            break
+        reap_children()
+        time.sleep(0.002)
+    reap_children()
+
+
 def answer(obj):
+    if os.getpid() != RUNNER_PID:
+        os._exit(0)  # a copy of the runner forked by user code: leave without answering
     PROTO.write(json.dumps(obj, separators=(",", ":")) + "\n")
     PROTO.flush()
 
@@ -460,6 +538,8 @@ def main():
             continue
         try:
             result = op(req)
+            if req.get("op") in ("execute", "bash"):
+                end_strays()
             result["id"] = rid
             result["ok"] = True
             answer(result)

@@ -47,3 +47,19 @@ export async function labelledContainers(labels: Record<string, string> = {}): P
   const filters = { label: ['org.svc.sandbox=1', ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)] };
   return (await dockerClient().listContainers({ all: true, filters })).map((c) => c.Id);
 }
+
+/** Runtimes the test engine lists (`docker info` Runtimes), e.g. `['io.containerd.runc.v2', 'runc', 'runsc']`. */
+export async function engineRuntimes(): Promise<string[]> {
+  const info = (await dockerClient().info()) as { Runtimes?: Record<string, unknown> };
+  return Object.keys(info.Runtimes ?? {});
+}
+
+/** Why the escape set cannot run under `runtime` here (no engine, or the engine does not list it), or null when it can. */
+export async function runtimeMissing(runtime: 'runc' | 'runsc'): Promise<string | null> {
+  const noEngine = await dockerMissing();
+  if (noEngine) return noEngine;
+  const listed = await engineRuntimes();
+  if (listed.includes(runtime)) return null;
+  return `the Docker engine does not list the ${runtime} runtime (it lists: ${listed.join(', ') || 'none'}); `
+    + (runtime === 'runsc' ? 'install gVisor (apt-get install runsc), run `runsc install` and reload dockerd to run this set under runsc' : 'the engine has no runc');
+}
