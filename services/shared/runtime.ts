@@ -21,6 +21,12 @@ export interface ServiceStatus {
   uptime_seconds: number;
   restarts: number;
   last_error: string | null;
+  /**
+   * Readiness as the service's own `/readyz` says it (`GET /v1/admin/status` fills it): null when
+   * ready, else its reason, which names the fix where the service knows one (e.g. the sandbox:
+   * "image missing ...; fix: npm run sandbox:image"); absent where nobody probed.
+   */
+  readiness?: string | null;
 }
 
 /** Audit signing key material (spec: "Audit signing keys"), as main/config resolves it. */

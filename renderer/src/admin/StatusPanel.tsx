@@ -24,10 +24,10 @@ export function StatusPanel() {
       {st.error && <p className="error">{st.error.message}</p>}
       {st.data && <p className="muted">{up} of {services.length} services ready{st.data.tenant_id ? ` · tenant ${st.data.tenant_id}` : ''}</p>}
       <table className="table">
-        <thead><tr><th>Service</th><th>State</th><th>Port</th><th>Uptime</th><th>Restarts</th></tr></thead>
+        <thead><tr><th>Service</th><th>State</th><th>Port</th><th>Uptime</th><th>Restarts</th><th>Readiness</th></tr></thead>
         <tbody>
           {services.map((s) => (
-            <tr key={s.name}><td>{s.name}</td><td><span className={`state state-${s.state}`}>{s.state}</span></td><td>{s.port ?? '—'}</td><td>{uptime(s.uptime_seconds)}</td><td>{s.restarts}</td></tr>
+            <tr key={s.name}><td>{s.name}</td><td><span className={`state state-${s.state}`}>{s.state}</span></td><td>{s.port ?? '—'}</td><td>{uptime(s.uptime_seconds)}</td><td>{s.restarts}</td><td>{s.readiness ? <span className="warn" data-testid="service-not-ready">{s.readiness}</span> : <span className="muted">{s.readiness === null ? 'ready' : '—'}</span>}</td></tr>
           ))}
         </tbody>
       </table>

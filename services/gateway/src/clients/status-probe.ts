@@ -18,14 +18,31 @@ export async function probeServices(urls: Readonly<Record<ServiceName, string>>)
   return Promise.all(SERVICE_NAMES.map(async (name): Promise<ServiceStatus> => {
     const url = urls[name];
     let state: ServiceStatus['state'] = 'failed';
+    let readiness: string | null = null;
     if (name === 'gateway') state = 'ready';
     else {
-      try {
-        const r = await request(`${url}/readyz`, { headersTimeout: PROBE_TIMEOUT_MS, bodyTimeout: PROBE_TIMEOUT_MS });
-        await r.body.dump();
-        state = r.statusCode === 200 ? 'ready' : 'starting';
-      } catch { state = 'failed'; }
+      readiness = await probeReadiness(url);
+      state = readiness === null ? 'ready' : readiness === UNREACHABLE ? 'failed' : 'starting';
     }
-    return { name, state, port: Number(new URL(url).port), url, started_at: null, uptime_seconds: 0, restarts: 0, last_error: null };
+    return { name, state, port: Number(new URL(url).port), url, started_at: null, uptime_seconds: 0, restarts: 0, last_error: null, readiness };
   }));
+}
+
+/** The readiness reason of a service that cannot be reached within the probe timeout. */
+export const UNREACHABLE = 'unreachable';
+
+/**
+ * Ask one service's `GET /readyz` (1 s timeout).
+ * @returns null when it answers 200; else the reason its 503 body gives (`{error: <reason>, code:
+ *   "not_ready"}`, at most 500 characters), `HTTP <status>` without one, or `unreachable`.
+ */
+export async function probeReadiness(url: string): Promise<string | null> {
+  try {
+    const r = await request(`${url}/readyz`, { headersTimeout: PROBE_TIMEOUT_MS, bodyTimeout: PROBE_TIMEOUT_MS });
+    if (r.statusCode === 200) { await r.body.dump(); return null; }
+    const body = await r.body.json().catch(() => null) as { error?: unknown } | null;
+    return typeof body?.error === 'string' && body.error ? body.error.slice(0, 500) : `HTTP ${r.statusCode}`;
+  } catch {
+    return UNREACHABLE;
+  }
 }

@@ -4,12 +4,14 @@
  * and ports": "reports each service on /v1/admin/status").
  *
  * Answers `GatewayStatus` `{tenant_id, auth_enabled, services}`: the supervisor's snapshot when one
- * runs the stack, else each service's `/readyz` probed directly.
+ * runs the stack, else each service's `/readyz` probed directly. Either way each service carries
+ * `readiness`: null when its `/readyz` answers 200, else the reason it gives, which names the fix
+ * where the service knows one (issue 12 item 8: the sandbox without Docker or its image).
  */
 import fp from 'fastify-plugin';
 import type { ServiceStatus } from '../../../shared/runtime.js';
 import type { ServiceName } from '../../../shared/services.js';
-import { probeServices } from '../clients/status-probe.js';
+import { probeReadiness, probeServices } from '../clients/status-probe.js';
 import type { GatewayStatus } from '../contracts.js';
 
 /** Options of the `gateway-status` plugin. */
@@ -25,7 +27,12 @@ export interface StatusPluginOptions {
 /** Register the `status` local target. */
 export const statusPlugin = fp<StatusPluginOptions>(async (app, opts) => {
   app.gatewayTargets.handle('status', async (): Promise<GatewayStatus> => {
-    const services = opts.statusSnapshot?.() ?? await probeServices(opts.serviceUrls);
+    const snapshot = opts.statusSnapshot?.();
+    const services = snapshot
+      ? await Promise.all(snapshot.map(async (s) => ({
+        ...s, readiness: s.state === 'ready' && s.name !== 'gateway' ? await probeReadiness(opts.serviceUrls[s.name as ServiceName] ?? s.url) : null,
+      })))
+      : await probeServices(opts.serviceUrls);
     return { tenant_id: opts.tenantId, auth_enabled: opts.authEnabled, services };
   });
 }, { name: 'gateway-status', fastify: '5.x', dependencies: ['gateway-proxy'], encapsulate: true });
