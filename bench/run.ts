@@ -14,9 +14,10 @@ import { main as knowledge } from './knowledge.js';
 import { main as embedder } from './embedder.js';
 import { main as renderer } from './renderer.js';
 import { main as sandbox } from './sandbox.js';
+import { main as notifications } from './notifications.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications]] as const) {
   try {
     all.push(...await fn());
   } catch (err) {

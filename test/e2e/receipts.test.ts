@@ -17,6 +17,8 @@ test('receipts list, receipt view, Verify, Export bundle', { skip: haveChromium(
 
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Receipts' }).click();
   const list = page.getByRole('region', { name: 'Receipts' });
+  // The list opens on Chats (issue 13 item 7); this test reads the renderer's own requests.
+  await page.getByTestId('receipt-kind-filter').getByRole('button', { name: 'Everything' }).click();
   // Turns seal at their end; the list fills as the renderer's own requests seal.
   const first = list.getByRole('link').first();
   for (let i = 0; i < 20 && !(await first.isVisible()); i++) {

@@ -1,4 +1,7 @@
-/** Admin: providers and roles, services, code sandbox, audit chain, users, usage and budgets (tabs). */
+/**
+ * Admin: mission control (the home tab), onboarding, roles and permission profiles, policies, AgentOps
+ * (issue 13 item 8), providers and roles, services, code sandbox, audit chain, users, usage and budgets (tabs).
+ */
 import { Link } from '../app/Link';
 import { ProvidersPanel } from './ProvidersPanel';
 import { StatusPanel } from './StatusPanel';
@@ -6,24 +9,39 @@ import { AuditPanel } from './AuditPanel';
 import { UsersPanel } from './UsersPanel';
 import { UsagePanel } from './UsagePanel';
 import { SandboxPanel } from './SandboxPanel';
+import { MissionControlPanel } from './MissionControlPanel';
+import { OnboardingPanel } from './OnboardingPanel';
+import { RolesPanel } from './RolesPanel';
+import { PoliciesPanel } from './PoliciesPanel';
+import { AgentOpsPanel } from './AgentOpsPanel';
 
 const TABS = [
+  ['mission-control', 'Mission control'],
+  ['onboarding', 'Onboarding'],
   ['providers', 'Providers & roles'],
   ['services', 'Services'],
   ['sandbox', 'Sandbox'],
   ['audit', 'Audit chain'],
   ['users', 'Users'],
   ['usage', 'Usage & budgets'],
+  ['roles', 'Roles'],
+  ['policies', 'Policies'],
+  ['agentops', 'AgentOps'],
 ] as const;
 
 export default function AdminPage({ tab }: { tab: string | null }) {
-  const current = TABS.some(([id]) => id === tab) ? tab! : 'providers';
+  const current = TABS.some(([id]) => id === tab) ? tab! : 'mission-control';
   return (
     <div className="page admin">
       <h1>Admin</h1>
       <nav className="tabs" aria-label="Admin sections">
         {TABS.map(([id, label]) => <Link key={id} to={`/admin/${id}`} current={id === current} className="tab">{label}</Link>)}
       </nav>
+      {current === 'mission-control' && <MissionControlPanel />}
+      {current === 'onboarding' && <OnboardingPanel />}
+      {current === 'roles' && <RolesPanel />}
+      {current === 'policies' && <PoliciesPanel />}
+      {current === 'agentops' && <AgentOpsPanel />}
       {current === 'providers' && <ProvidersPanel />}
       {current === 'services' && <StatusPanel />}
       {current === 'sandbox' && <SandboxPanel />}

@@ -5,6 +5,9 @@
  */
 import { tokens } from './tokens';
 
+/** This device's IANA time zone, sent as `X-User-Timezone` (null when the browser does not say). */
+const TIME_ZONE: string | null = (() => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || null; } catch { return null; } })();
+
 /** An error answer of the gateway (`{error, code}`), or a network failure (`status` 0). */
 export class ApiError extends Error {
   readonly status: number;
@@ -52,6 +55,8 @@ export async function apiFetch(path: string, opts: ApiOptions = {}): Promise<Res
     if (!anonymous) {
       const t = await tokens.accessToken();
       if (t) h.set('authorization', `Bearer ${t}`);
+      // Seeds the profile's time zone on first contact (spec "Identity headers"; issue 13 item 2).
+      if (TIME_ZONE && !h.has('x-user-timezone')) h.set('x-user-timezone', TIME_ZONE);
     }
     return { ...rest, headers: h, body: json === undefined ? undefined : JSON.stringify(json) };
   };

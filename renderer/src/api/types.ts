@@ -10,6 +10,12 @@ export type {
 export type {
   SessionView, SessionDetail, MessageView, FolderView, ApprovalView, ReceiptRef, ChatRequest, StreamEventMap, ProcessingTrace,
 } from '../../../services/agent-runtime/src/contracts.js';
+export type {
+  MissionControl, OnboardingChecklist, OnboardingItem, PermissionProfile, ProfileInput, RolesView, EffectiveAccess, PoliciesSummary, AgentOps, AgentStats, AgentDay,
+} from '../../../services/agent-runtime/src/contracts.js';
+export type { NotificationView, NotificationPage, NotificationKind } from '../../../services/agent-runtime/src/contracts.js';
+export type { UserProfile, UserProfileUpdate, ProfileDraft, ProfileChange, SecretView, SecretList } from '../../../services/agent-runtime/src/contracts.js';
+export { SECRET_NAME_PATTERN, SECRET_VALUE_MAX_BYTES } from '../../../services/agent-runtime/src/contracts.js';
 export type { UsageReport, BudgetStatus, BudgetInput, BudgetPeriod, GenerationStats, StatsBucket } from '../../../services/observability/src/contracts.js';
 export type { GatewayStatus as StatusView } from '../../../services/gateway/src/contracts.js';
 export { MODEL_ROLES } from '../../../services/inference-router/src/contracts.js';
@@ -22,6 +28,9 @@ export type {
 export type { SessionList as SandboxSessionList, SessionInfo as SandboxSessionInfo, SandboxReadiness } from '../../../services/sandbox/src/contracts.js';
 export { MEMORY_TYPES } from '../../../services/memory/src/contracts.js';
 export type { MemoryRecord, MemoryType, StoreRequest as MemoryStoreRequest, UpdateRequest as MemoryUpdateRequest } from '../../../services/memory/src/contracts.js';
+export type {
+  ContextRecord, ContextPart, ContextItem, ContextStep, Overview, OverviewProvider, IntegrationStatus, IntegrationStatusList,
+} from '../../../services/agent-runtime/src/contracts.js';
 import type { Citation as ToolCitation } from '../../../services/agent-runtime/src/contracts.js';
 
 /** A list answer (DESIGN.md: lists answer `{items, next_cursor?}`). */

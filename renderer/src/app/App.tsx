@@ -18,6 +18,9 @@ const ReceiptDrawer = lazy(() => import('../receipts/ReceiptDrawer'));
 const AdminPage = lazy(() => import('../admin/AdminPage'));
 const KnowledgePage = lazy(() => import('../knowledge/KnowledgePage'));
 const MemoryPage = lazy(() => import('../memory/MemoryPage'));
+const ProfilePage = lazy(() => import('../profile/ProfilePage'));
+const OverviewPage = lazy(() => import('../overview/OverviewPage'));
+const NotificationsPage = lazy(() => import('../notifications/NotificationsPage'));
 
 export function App() {
   const status = useApp((s) => s.authStatus);
@@ -50,6 +53,9 @@ export function App() {
         {r.page === 'admin' && <AdminPage tab={r.param} />}
         {r.page === 'knowledge' && <KnowledgePage param={r.param} />}
         {r.page === 'memory' && <MemoryPage />}
+        {r.page === 'profile' && <ProfilePage />}
+        {r.page === 'overview' && <OverviewPage />}
+        {r.page === 'notifications' && <NotificationsPage />}
         {openReceipt && <ReceiptDrawer turnId={openReceipt} />}
       </Suspense>
     </Shell>

@@ -5,6 +5,7 @@ import { useQuery } from '../api/cache';
 import { signOut } from '../api/auth';
 import type { ApprovalView, Page, ProfileView } from '../api/types';
 import { Link } from './Link';
+import { NotificationBell } from '../notifications/Bell';
 
 export function Shell({ page, children }: { page: string; children: ReactNode }) {
   const me = useQuery<ProfileView>('/v1/user/me');
@@ -17,6 +18,7 @@ export function Shell({ page, children }: { page: string; children: ReactNode })
       <header className="topbar">
         <button type="button" className="brand" onClick={() => navigated('/chat')}>svc</button>
         <nav aria-label="Sections">
+          <Link to="/overview" current={page === 'overview'}>Overview</Link>
           <Link to="/chat" current={page === 'chat'}>Chat</Link>
           <Link to="/knowledge" current={page === 'knowledge'}>Knowledge</Link>
           <Link to="/memory" current={page === 'memory'}>Memory</Link>
@@ -25,7 +27,8 @@ export function Shell({ page, children }: { page: string; children: ReactNode })
           {isAdmin && <Link to="/admin" current={page === 'admin'}>Admin</Link>}
         </nav>
         <div className="who">
-          <span title={me.data?.email ?? ''}>{me.data?.display_name || me.data?.email || ''}</span>
+          <NotificationBell />
+          <Link to="/profile" current={page === 'profile'} className="who-profile"><span title={me.data?.email ? `${me.data.email}: profile and secrets` : 'Profile and secrets'}>{me.data?.display_name || me.data?.email || 'Profile'}</span></Link>
           <button type="button" className="link" onClick={signOut}>Sign out</button>
         </div>
       </header>

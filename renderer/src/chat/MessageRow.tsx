@@ -12,6 +12,7 @@ import { ApprovalCard } from './ApprovalCard';
 import { SandboxCall } from './SandboxCall';
 import { isSandboxRun } from './sandbox-result';
 import { ReceiptBadge } from '../receipts/ReceiptBadge';
+import { WhyAnswer } from '../context/WhyAnswer';
 import type { ConvKey } from '../store';
 import { useAction } from '../app/use-action';
 
@@ -101,6 +102,7 @@ function MessageRowImpl({ item, sessionId, convKey, isLastAnswer, lastUserText, 
       {!item.streaming && (
         <div className="actions">
           {item.role === 'assistant' && item.turnId && <ReceiptBadge turnId={item.turnId} initial={item.receipt?.status ?? 'pending'} />}
+          {item.role === 'assistant' && item.turnId && <WhyAnswer turnId={item.turnId} />}
           {item.content && <button type="button" className="link" onClick={() => { void copy(); }}>{copied ? 'Copied' : 'Copy'}</button>}
           {item.role === 'assistant' && isLastAnswer && lastUserText && <button type="button" className="link" disabled={busy} onClick={() => { void regenerate(convKey, lastUserText); }}>Regenerate</button>}
           {sessionId && item.serverId && <button type="button" className="link" onClick={() => { void branch(); }}>Branch from here</button>}

@@ -18,7 +18,9 @@ export interface AuthSlice {
 /** Client-side route (`location.pathname`). */
 export interface NavSlice {
   path: string;
+  /** The app moved to `path` (push; `replace` renames the current page); a push closes an open receipt. */
   navigated(path: string, opts?: { replace?: boolean }): void;
+  /** The browser moved to `path` (back, forward); a different path closes an open receipt. */
   pathChanged(path: string): void;
 }
 
@@ -83,12 +85,13 @@ const createAuthSlice: StateCreator<AppState, [], [], AuthSlice> = (set) => ({
 
 const createNavSlice: StateCreator<AppState, [], [], NavSlice> = (set, get) => ({
   path: typeof location === 'undefined' ? '/' : location.pathname,
+  // Leaving a page closes an open receipt (issue 13 item 7); a replace renames the page the user is on.
   navigated: (path, opts) => {
     if (path === get().path) return;
     if (opts?.replace) history.replaceState(null, '', path); else history.pushState(null, '', path);
-    set({ path });
+    set(opts?.replace ? { path } : { path, openReceipt: null });
   },
-  pathChanged: (path) => set({ path }),
+  pathChanged: (path) => set((s) => (path === s.path ? { path } : { path, openReceipt: null })),
 });
 
 const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set) => ({

@@ -18,7 +18,6 @@ import { InferenceClient } from './clients/inference.js';
 import { serviceCaller } from './clients/service-call.js';
 import { AGENT_RUNTIME_ERRORS, CHAT_BODY_LIMIT, type AgentRuntimeConfig, type AgentRuntimeHooks } from './contracts.js';
 import { ApprovalCenter } from './domain/approvals.js';
-import { ChatEngine } from './domain/chat-engine.js';
 import { ToolPolicies } from './domain/policies.js';
 import { LiveReplay } from './domain/replay.js';
 import { SessionService } from './domain/sessions.js';
@@ -29,9 +28,31 @@ import { chatRoutes } from './routes/chat.js';
 import { folderRoutes } from './routes/folders.js';
 import { policyRoutes } from './routes/policies.js';
 import { replayRoutes } from './routes/replay.js';
+import { HttpOverviewPeers } from './clients/overview.js';
+import { workspaceSurfaces } from './domain/context/wiring.js';
+import { contextRoutes } from './routes/context.js';
+import { overviewRoutes } from './routes/overview.js';
+import { HttpAdminPeers } from './clients/admin-peers.js';
+import { PermissionProfiles } from './domain/admin/profiles.js';
+import { TrackedChatEngine, TurnTracker } from './domain/admin/turn-tracker.js';
+import { adminSurfaces } from './domain/admin/wiring.js';
+import { adminRoutes } from './routes/admin.js';
+import { accessRoutes } from './routes/admin-access.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { conversationRoutes } from './routes/conversations.js';
+import { ConversationRuns } from './domain/conversations/runs.js';
+import { ActiveRuns, ConversationService } from './domain/conversations/service.js';
 import { openRuntimeStore } from './store/runtime-store.js';
+import { notificationRoutes } from './routes/notifications.js';
+import { openNotifications } from './domain/notifications/wiring.js';
 import { BUILTIN_PLUGIN, loadPlugin, pluginSources } from './tools/index.js';
+import { ProfileCurationClient } from './clients/profile-curation.js';
+import { ProfileCurator } from './domain/profile/curation.js';
+import { ProfileService } from './domain/profile/service.js';
+import { SecretVault } from './domain/secrets.js';
+import { profileRoutes, profileTimezoneSeed } from './routes/profile.js';
+import { secretRoutes } from './routes/secrets.js';
+import { openDataKeyring } from './store/secret-key.js';
 
 /** How often plug-in sources are probed once the first seconds are over, ms. */
 const PLUGIN_PROBE_MS = 30_000;
@@ -68,27 +89,63 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
       isReady: (service) => isReady(cfg.serviceUrls[service]),
     }, hooks.pluginProbeMs ?? PLUGIN_PROBE_MS));
 
-    const policies = new ToolPolicies({ base: cfg.toolPolicy, store: store.policies, tools, defaultAgentId: cfg.defaultAgentId });
-    const approvals = new ApprovalCenter(store.approvals);
+    const permissionProfiles = new PermissionProfiles(store.permissionProfiles, cfg.groupRoleMap ?? null);
+    const policies = new ToolPolicies({
+      base: cfg.toolPolicy, store: store.policies, tools, defaultAgentId: cfg.defaultAgentId, toolGate: (t, who) => permissionProfiles.toolGate(t, who),
+    });
+    const notifications = openNotifications(cfg, store.notifications, logger);
+    const approvals = new ApprovalCenter(notifications.approvals(store.approvals));
     const sessions = new SessionService({
       sessions: store.sessions, folders: store.folders, model, defaultAgentId: cfg.defaultAgentId, titleGeneration: cfg.titleGeneration, log: logger,
     });
-    const engine = new ChatEngine({
-      settings: cfg, sessions: store.sessions, model, guardrail, context, audit, events, tools, approvals,
-      policyRules: (tenantId) => policies.rules(tenantId), serviceUrls: cfg.serviceUrls,
+    const activeRuns = new ActiveRuns();
+    const conversations = new ConversationService({ enabled: cfg.conversationsEnabled, store: store.conversations, sessions: store.sessions, active: activeRuns, tx: store.tx, log: logger });
+    const interrupted = store.conversations.failActiveRuns(new Date().toISOString(), 'runtime_restarted', 'the runtime stopped while the run was in progress');
+    if (interrupted) logger.warn({ interrupted }, 'conversation runs in progress at the last stop were failed');
+    const turnTracker = new TurnTracker(store.turnStats, logger);
+    // Profile and its drafts (issue 13 item 2); secrets (item 3): `vault.resolve(tenant, user | null, name)` is resolveSecret for MCP servers and connectors.
+    const profiles = new ProfileService({ store: store.userProfiles, tx: store.tx, budgetTokens: cfg.profileBudgetTokens });
+    const curator = new ProfileCurator({
+      profiles, sessions: store.sessions, log: logger, timeoutMs: cfg.modelTimeoutSeconds * 1000,
+      model: new ProfileCurationClient(cfg.serviceUrls['inference-router'], model, cfg.modelTimeoutSeconds * 1000),
+    });
+    ctx.onClose(() => curator.close());
+    const vault = new SecretVault({ store: store.secrets, log: logger, openKeyring: () => openDataKeyring(cfg.dataDir, { mode: cfg.secretStore, log: logger }) });
+    const workspace = workspaceSurfaces({
+      settings: cfg, records: store.contextRecords, sessions: store.sessions, approvals, log: logger,
+      peers: new HttpOverviewPeers({ router: cfg.serviceUrls['inference-router'], knowledge: cfg.serviceUrls.knowledge }),
+    });
+    const engine = new TrackedChatEngine(turnTracker, {
+      settings: cfg, sessions: store.sessions, conversations, model, guardrail, context, audit, events, tools, approvals,
+      policyRules: (tenantId) => policies.rules(tenantId), toolGate: (t, who) => permissionProfiles.toolGate(t, who), serviceUrls: cfg.serviceUrls,
       serviceCall: (headers, signal) => serviceCaller(cfg.serviceUrls, headers, signal), log: logger,
-      attachments: new AttachmentClient(cfg.serviceUrls.knowledge, cfg.serviceUrls.sandbox),
-    }, { afterTurn: (p, o) => sessions.titleAfterFirstTurn(p, o) });
+      attachments: new AttachmentClient(cfg.serviceUrls.knowledge, cfg.serviceUrls.sandbox), contextRecords: workspace.contextRecords,
+      profile: profiles,
+    }, { afterTurn: (p, o) => { sessions.titleAfterFirstTurn(p, o); curator.afterTurn(p, o); } });
     const replay = new LiveReplay(audit, model, events);
+    const conversationRuns = new ConversationRuns({ conversations, store: store.conversations, sessions: store.sessions, active: activeRuns, engine, log: logger });
 
     // Parked runs hold their streams open: release them before the server waits for in-flight requests.
-    ctx.app.addHook('preClose', async () => { approvals.cancelAll('the runtime is stopping'); });
+    ctx.app.addHook('preClose', async () => { approvals.cancelAll('the runtime is stopping'); activeRuns.abortAll(); });
     const tenantId = cfg.tenantId;
+    await ctx.app.register(profileTimezoneSeed, { tenantId, profiles });
     await ctx.app.register(chatRoutes, { tenantId, engine });
     await ctx.app.register(sessionRoutes, { tenantId, sessions });
     await ctx.app.register(folderRoutes, { tenantId, sessions });
     await ctx.app.register(approvalRoutes, { tenantId, approvals });
     await ctx.app.register(policyRoutes, { tenantId, policies });
     await ctx.app.register(replayRoutes, { tenantId, replay });
+    await ctx.app.register(contextRoutes, { tenantId, records: workspace.contextRecords });
+    await ctx.app.register(overviewRoutes, { tenantId, overview: workspace.overview, integrations: workspace.integrations });
+    const admin = adminSurfaces({
+      peers: new HttpAdminPeers({ serviceUrls: cfg.serviceUrls, tenantId, principalKeys: cfg.principalKeys }),
+      approvals, stats: store.turnStats, tracker: turnTracker, policies, defaultAgentId: cfg.defaultAgentId,
+    });
+    await ctx.app.register(adminRoutes, { tenantId, ...admin });
+    await ctx.app.register(accessRoutes, { tenantId, profiles: permissionProfiles });
+    await ctx.app.register(conversationRoutes, { tenantId, enabled: cfg.conversationsEnabled, conversations, runs: conversationRuns });
+    await ctx.app.register(notificationRoutes, { tenantId, notifications: notifications.inbox, producers: cfg.notificationProducers });
+    await ctx.app.register(profileRoutes, { tenantId, profiles });
+    await ctx.app.register(secretRoutes, { tenantId, vault });
   },
 });

@@ -11,7 +11,7 @@
  * - `POST /v1/admin/audit/turns/:turn_id/seal` (admin) -> 200 `ManualSealResponse`; 404; 409 `already_sealed`
  * - `POST /v1/turns/events` (service-account) body `{events}` -> 200 `IngestResult`; 413 over 5000 events
  * - `GET /v1/turns/:turn_id` -> 200 `TurnView` (pending receipts too); `GET /v1/turns/:turn_id/proof` -> `ProofExport`
- * - `GET /v1/receipts?limit&cursor` -> 200 `ReceiptPage`
+ * - `GET /v1/receipts?limit&cursor&kind&q&user_id` -> 200 `ReceiptPage` (history fields and filters: issue 13 item 7)
  * - `GET /v1/receipts/:turn_id` -> 200 `ReceiptDetail`; `/proof` -> `ProofExport`; `/bundle` -> `ReceiptBundle`; 404 until sealed
  * - `POST /v1/receipts/:turn_id/verify` -> 200 `ReceiptVerifyResponse`; 404 until sealed
  * - `POST /v1/audit/artifacts` (service-account) body `ArtifactUploadRequest` -> 201/200 `ArtifactInfo`

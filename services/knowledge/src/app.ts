@@ -12,8 +12,10 @@ import { defineService } from '../../shared/kit/service.js';
 import { ObjectStore } from '../../shared/objects/object-store.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
 import { createEmbedder } from '../../embedder/src/index.js';
+import { NotificationsClient } from '../../agent-runtime/src/client.js';
 import { KNOWLEDGE_ERRORS, type KnowledgeConfig, type KnowledgeRuntime } from './contracts.js';
 import { Audiences } from './domain/audiences.js';
+import { DocumentNotices } from './domain/document-notices.js';
 import { Documents } from './domain/documents.js';
 import { Indexer } from './domain/indexing.js';
 import { Ingest } from './domain/ingest.js';
@@ -60,7 +62,12 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
     });
     if (events) onClose(async () => { await events.drain(2000); events.close(); });
 
-    const { documents, chunks, vectors, audiences, wiki, jobs, tx } = store;
+    const { chunks, audiences, wiki, jobs, tx } = store;
+    // Finished uploads notify their creator through the agent runtime (issue 13 item 1; fails soft).
+    const notifier = new NotificationsClient({ baseUrl: cfg.serviceUrls['agent-runtime'], service: 'knowledge', tenantId, principalKeys: cfg.principalKeys, log: logger });
+    const notices = new DocumentNotices({ tenantId, sink: (n) => notifier.notify(n) });
+    const documents = notices.watchDocuments(store.documents);
+    const vectors = notices.watchVectors(store.vectors);
     const pump = new EmbeddingPump({ tenantId, chunks, vectors, jobs, embedder, logger });
     const indexer = new Indexer({ chunks, vectors, embedder, settings: cfg, pump, logger });
     const visibility = new Visibility({ tenantId, audiences, documents });

@@ -9,7 +9,9 @@ import { createOutboundAgent } from '../../shared/http/outbound-agent.js';
 import { defineService } from '../../shared/kit/service.js';
 import { httpPriceList } from './clients/price-list.js';
 import { OBSERVABILITY_ERRORS, type ObservabilityConfig } from './contracts.js';
+import { BudgetAlerts } from './domain/budget-alerts.js';
 import { BudgetService } from './domain/budgets.js';
+import { NotificationsClient } from '../../agent-runtime/src/client.js';
 import { GenerationService } from './domain/generations.js';
 import type { PriceListSource } from './domain/ports.js';
 import { PriceBook } from './domain/price-book.js';
@@ -49,8 +51,14 @@ export const observabilityService = defineService<ObservabilityConfig, Observabi
       store: store.prices, source, tenantId,
       localPrices: cfg.localPrices, pricingModelsUrl: cfg.pricingModelsUrl, pricingTimeoutMs: cfg.pricingTimeoutMs,
     });
-    const generations = new GenerationService({ store: store.generations, prices, tenantId });
     const budgets = new BudgetService({ budgets: store.budgets, generations: store.generations, tenantId });
+    // Spend past a budget limit notifies the admin who set it, through the agent runtime (issue 13 item 1; fails soft).
+    const notifier = new NotificationsClient({ baseUrl: cfg.serviceUrls['agent-runtime'], service: 'observability', tenantId, principalKeys: cfg.principalKeys, log: logger });
+    const alerts = new BudgetAlerts({
+      status: (t) => budgets.status(t), sink: (n) => notifier.notify(n),
+      hasLimits: (t) => { const b = store.budgets.get(t); return !!b && (b.soft_limit_usd !== null || b.hard_limit_usd !== null); },
+    });
+    const generations = new GenerationService({ store: store.generations, prices, tenantId, onRecorded: (rec) => alerts.recorded(rec.tenant_id) });
     const traces = new TraceService(store.spans);
 
     // Our own spans go straight to the store (a batch per tick), never over HTTP to ourselves.

@@ -21,6 +21,8 @@ import { Engine } from './domain/engine.js';
 import type { SandboxBackend } from './domain/ports.js';
 import { Sandbox } from './domain/sandbox.js';
 import { SessionManager } from './domain/sessions.js';
+import { sessionRemovedNotice } from './domain/session-notices.js';
+import { NotificationsClient } from '../../agent-runtime/src/client.js';
 import { fileRoutes } from './routes/files.js';
 import { runRoutes } from './routes/run.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -71,7 +73,12 @@ export const sandboxService = defineService<SandboxConfig, SandboxRuntime>({
     if (state.docker === 'ok') await containers.removeLeftovers();
 
     const pool = new WarmPool({ containers, size: cfg.warmPoolSize, logger });
-    const sessions = new SessionManager({ containers, pool, settings: cfg, logger, now, onEvent: (e) => events.inc({ event: e }) });
+    // The creator of a removed session is told through the agent runtime (issue 13 item 1; fails soft).
+    const notifier = new NotificationsClient({ baseUrl: cfg.serviceUrls['agent-runtime'], service: 'sandbox', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, log: logger });
+    const sessions = new SessionManager({
+      containers, pool, settings: cfg, logger, now, onEvent: (e) => events.inc({ event: e }),
+      onRemoved: (s, why) => { const n = sessionRemovedNotice(s.key, s.ownerId, why, now()); if (n) notifier.notify(n); },
+    });
     onClose(async () => { sessions.closeAll(); await pool.close(); });
     new client.Gauge({ name: 'svc_sandbox_sessions', help: 'Live sandbox sessions', registers, collect() { this.set(sessions.size); } });
     new client.Gauge({ name: 'svc_sandbox_warm_containers', help: 'Ready containers in the warm pool', registers, collect() { this.set(pool.count); } });

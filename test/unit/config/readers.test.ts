@@ -140,6 +140,12 @@ test('agent-runtime: every default; bad values name their variable', () => {
     titleGeneration: true,
     contextPrefetch: true,
     sidecarTimeoutMs: 3000,
+    contextRecordsPerUser: 1000,
+    conversationsEnabled: false,
+    notificationProducers: ['agent-runtime', 'knowledge', 'observability', 'sandbox', 'auth', 'dirauth'],
+    notificationsMaxPerUser: 10_000,
+    profileBudgetTokens: 256,
+    secretStore: 'auto',
   });
   assert.equal(agentRuntimeSettings({ AGENT_RUNTIME_GUARDRAIL_FAIL_MODE: 'CLOSED' }, context()).guardrailFailMode, 'closed');
   assert.deepEqual(agentRuntimeSettings({ AGENT_RUNTIME_TOOL_POLICY: '[{"tool":"x","policy":"auto","tenant_id":"t"}]' }, context()).toolPolicy, [{ tool: 'x', policy: 'auto', tenant_id: 't' }]);
@@ -147,6 +153,10 @@ test('agent-runtime: every default; bad values name their variable', () => {
   refuses(() => agentRuntimeSettings({ AGENT_RUNTIME_TOOL_POLICY: '"ask"' }, context()), 'AGENT_RUNTIME_TOOL_POLICY');
   refuses(() => agentRuntimeSettings({ AGENT_RUNTIME_SIDECAR_TIMEOUT_MS: '10' }, context()), 'AGENT_RUNTIME_SIDECAR_TIMEOUT_MS');
   refuses(() => agentRuntimeSettings({ AGENT_RUNTIME_TITLES: 'sure' }, context()), 'AGENT_RUNTIME_TITLES');
+  refuses(() => agentRuntimeSettings({ AGENT_RUNTIME_PROFILE_BUDGET_TOKENS: '9000' }, context()), 'AGENT_RUNTIME_PROFILE_BUDGET_TOKENS');
+  refuses(() => agentRuntimeSettings({ SVC_SECRET_STORE: 'vault' }, context()), 'SVC_SECRET_STORE');
+  assert.equal(agentRuntimeSettings({ AGENT_RUNTIME_CONVERSATIONS_ENABLED: 'true' }, context()).conversationsEnabled, true);
+  refuses(() => agentRuntimeSettings({ AGENT_RUNTIME_CONVERSATIONS_ENABLED: 'maybe' }, context()), 'AGENT_RUNTIME_CONVERSATIONS_ENABLED');
 });
 
 test('sandbox has its settings (issue 12; test/unit/sandbox/settings.test.ts); dirauth has none yet', () => {

@@ -18,7 +18,9 @@ export class ContextClient implements ContextPort {
       const r = await callJson(`${this.memoryUrl}/v1/memory/search`, { body: { query, scope, limit }, headers, timeoutMs: this.timeoutMs });
       const list = (r.body as { memories?: Array<{ content?: unknown; id?: unknown; score?: unknown }> } | null)?.memories;
       if (r.status !== 200 || !Array.isArray(list)) return { available: false, why: `memory answered HTTP ${r.status}` };
-      return { available: true, snippets: list.filter((m) => typeof m.content === 'string').map((m) => ({ text: m.content as string, source: `memory:${String(m.id ?? '')}`, score: typeof m.score === 'number' ? m.score : null })) };
+      return { available: true, snippets: list.filter((m) => typeof m.content === 'string').map((m) => ({
+        text: m.content as string, source: `memory:${String(m.id ?? '')}`, score: typeof m.score === 'number' ? m.score : null, ...(typeof m.id === 'string' ? { id: m.id } : {}),
+      })) };
     } catch (err) {
       return { available: false, why: `memory unreachable: ${(err as Error).message}` };
     }
@@ -28,12 +30,13 @@ export class ContextClient implements ContextPort {
   async knowledge(query: string, tenantId: string, headers: Record<string, string>, limit = 5): Promise<ContextOutcome> {
     try {
       const r = await callJson(`${this.knowledgeUrl}/v1/knowledge/search`, { body: { tenant_id: tenantId, query, limit }, headers, timeoutMs: this.timeoutMs });
-      const list = (r.body as { results?: Array<{ content?: unknown; source?: unknown; document_title?: unknown; score?: unknown }> } | null)?.results;
+      const list = (r.body as { results?: Array<{ content?: unknown; source?: unknown; document_title?: unknown; score?: unknown; document_id?: unknown; chunk_index?: unknown }> } | null)?.results;
       if (r.status !== 200 || !Array.isArray(list)) return { available: false, why: `knowledge answered HTTP ${r.status}` };
       return {
         available: true,
         snippets: list.filter((c) => typeof c.content === 'string').map((c) => ({
           text: c.content as string, source: String(c.document_title ?? c.source ?? 'knowledge'), score: typeof c.score === 'number' ? c.score : null,
+          ...(typeof c.document_id === 'string' ? { document_id: c.document_id } : {}), ...(typeof c.chunk_index === 'number' ? { chunk_index: c.chunk_index } : {}),
         })),
       };
     } catch (err) {

@@ -88,7 +88,12 @@ export const ContentPartSchema = Type.Unsafe<ChatContentPart>({
 /** One input message (spec "Chat request and response"). */
 export const ChatMessageInputSchema = Type.Object({
   role: StringEnum(['system', 'user', 'assistant'] as const),
-  content: Type.Union([Type.String({ maxLength: MAX_MESSAGE_CHARS }), Type.Array(ContentPartSchema, { minItems: 1, maxItems: 64 })]),
+  // One schema with two types, not `anyOf`: under the shared validator's `coerceTypes: 'array'` an
+  // `anyOf` string branch coerced a one-part array to its element and refused it before the array
+  // branch saw it (`[{type: "text", text}]` answered 400).
+  content: Type.Unsafe<string | Static<typeof ContentPartSchema>[]>({
+    type: ['string', 'array'], maxLength: MAX_MESSAGE_CHARS, items: ContentPartSchema, minItems: 1, maxItems: 64,
+  }),
 });
 /** One input message. */
 export type ChatMessageInput = Static<typeof ChatMessageInputSchema>;
@@ -97,11 +102,15 @@ export type ChatMessageInput = Static<typeof ChatMessageInputSchema>;
  * Body of `POST /v1/chat` and `/v1/chat/stream`. `tenant_id` and `user_id` are ignored: the
  * stamped principal decides. With `session_id`, `messages` are the new messages of this turn
  * (history comes from the session); without, a session is created from them. The last message
- * must be the user's.
+ * must be the user's. With `conversation_id` (or `conversation: true`, which starts one and emits
+ * `conversation_created`), the turn runs over a durable conversation (issue 13 item 4): its items
+ * are the history and the turn's messages are appended to it.
  */
 export const ChatRequestSchema = Type.Object({
   messages: Type.Array(ChatMessageInputSchema, { minItems: 1, maxItems: 500 }),
   session_id: Type.Optional(Id),
+  conversation_id: Type.Optional(Id),
+  conversation: Type.Optional(Type.Boolean()),
   agent_id: Type.Optional(AgentId),
   tenant_id: Type.Optional(Type.String({ maxLength: 256 })),
   user_id: Type.Optional(Type.String({ maxLength: 256 })),
@@ -179,6 +188,8 @@ export const ChatResponseSchema = Type.Object({
   receipt: OrNull(ReceiptAnswerSchema),
   assistant_message_id: OrNull(Type.String()),
   user_message_id: Type.String(),
+  /** The durable conversation the turn ran over, when it ran over one. */
+  conversation_id: Type.Optional(Type.String()),
 });
 /** 200 body of `POST /v1/chat`. */
 export type ChatResponse = Static<typeof ChatResponseSchema>;

@@ -34,6 +34,37 @@ export const AGENT_RUNTIME_ERRORS = {
   budget_exceeded: 429,
   inference_error: 503,
   client_closed: 499,
+  /** Durable conversations (issue 13 item 4): the feature is off (AGENT_RUNTIME_CONVERSATIONS_ENABLED), or the caller has no such conversation / item / run. */
+  conversations_disabled: 404,
+  conversation_not_found: 404,
+  conversation_item_not_found: 404,
+  conversation_run_not_found: 404,
+  /** A run is in progress on the conversation (one at a time). */
+  conversation_busy: 409,
+  /** Cancel of a run that already completed or failed. */
+  conversation_run_finished: 409,
+  /** A notification that is absent or another user's (issue 13 item 1). */
+  notification_not_found: 404,
+  /** `POST /v1/internal/notifications` by a principal that is not a service. */
+  service_account_required: 403,
+  /** `POST /v1/internal/notifications` by a service outside NOTIFICATIONS_PRODUCERS. */
+  producer_not_allowed: 403,
+  /** A notification payload nested deeper than 8 levels (spec "Limits"). */
+  payload_too_deep: 400,
+  /** A permission profile that does not exist in the tenant (issue 13 item 8). */
+  permission_profile_not_found: 404,
+  /** A permission profile name already used in the tenant. */
+  permission_profile_name_taken: 409,
+  /** No pending profile draft to accept or dismiss (issue 13 item 2). */
+  profile_draft_not_found: 404,
+  /** The `id` of an accept or dismiss is not the pending draft (a newer proposal replaced it). */
+  profile_draft_changed: 409,
+  /** A user or tenant secret that does not exist (issue 13 item 3). */
+  secret_not_found: 404,
+  /** The secrets data key cannot be opened (SVC_SECRET_STORE=keychain with no keychain, a malformed key) or a stored value does not open. */
+  secret_store_unavailable: 503,
+  /** A context record that does not exist, or another user's turn for a caller without the admin role (issue 13 item 5). */
+  context_not_found: 404,
 } as const satisfies ErrorTable;
 
 /** A code of `AGENT_RUNTIME_ERRORS`, or a common one. */

@@ -9,6 +9,8 @@ import type { ReceiptRef } from './chat.js';
 /** Payloads of the chat stream events, keyed by event name. */
 export interface StreamEventMap {
   session_created: { session_id: string };
+  /** The turn started a durable conversation (`conversation: true`; issue 13 item 4). */
+  conversation_created: { conversation_id: string };
   thinking: { content: string };
   token: { content: string };
   tool_call: { tool: string; arguments: unknown; call_id?: string };

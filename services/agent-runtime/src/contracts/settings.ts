@@ -59,6 +59,20 @@ export interface AgentRuntimeSettings {
   contextPrefetch: boolean;
   /** Timeout of guardrail, memory and knowledge calls, ms (AGENT_RUNTIME_SIDECAR_TIMEOUT_MS). */
   sidecarTimeoutMs: number;
+  /** Context records (the "why this answer" trace) kept per user, the oldest removed first (AGENT_RUNTIME_CONTEXT_RECORDS_PER_USER; absent = 1000; issue 13 item 5). */
+  contextRecordsPerUser?: number;
+  /** SVC_GROUP_ROLE_MAP as parsed, shown by `GET /v1/admin/roles` (absent when the variable is not set; issue 13 item 8). */
+  groupRoleMap?: Record<string, string[]>;
+  /** Service names allowed to post notifications (NOTIFICATIONS_PRODUCERS; issue 13 item 1). */
+  notificationProducers: string[];
+  /** Notifications kept per user; read ones are evicted first (NOTIFICATIONS_MAX_PER_USER). */
+  notificationsMaxPerUser: number;
+  /** `/v1/conversations*` and `conversation_id` in chat (AGENT_RUNTIME_CONVERSATIONS_ENABLED, default false; issue 13 item 4). */
+  conversationsEnabled: boolean;
+  /** Estimated tokens of the user's profile in the prompt, 0 = not sent (AGENT_RUNTIME_PROFILE_BUDGET_TOKENS, default 256; issue 13 item 2). */
+  profileBudgetTokens: number;
+  /** Where the secrets data key is kept (SVC_SECRET_STORE: `auto` = OS keychain when one answers, else a 0600 key file; issue 13 item 3). */
+  secretStore: 'auto' | 'keychain' | 'file';
 }
 
 /** The runtime's config slice: common settings plus every `AgentRuntimeSettings`. */

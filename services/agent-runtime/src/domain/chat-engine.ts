@@ -69,6 +69,8 @@ export class ChatEngine {
    */
   async run(p: PreparedTurn, sink: EventSink, signal: AbortSignal): Promise<TurnOutcome> {
     const o = await this.steps(p, sink, signal);
+    if (p.conversation) this.d.conversations?.record(p, o);
+    this.d.contextRecords?.record(p, o);
     this.listener?.afterTurn(p, o);
     return o;
   }
@@ -84,6 +86,7 @@ export class ChatEngine {
     return {
       message: { role: 'assistant', content: o.content, processing_trace: o.trace, receipt: o.receipt },
       session_id: o.sessionId, agent_id: o.agentId, receipt: o.receipt, assistant_message_id: o.assistantMessageId, user_message_id: o.userMessageId,
+      ...(p.conversation ? { conversation_id: p.conversation.id } : {}),
     };
   }
 
@@ -92,6 +95,10 @@ export class ChatEngine {
     const d = this.d;
     const turn = beginTurn(p, sink, signal);
     if (p.isNew) sink('session_created', { session_id: p.session.id });
+    if (p.conversation?.created) {
+      d.conversations?.open(p);
+      sink('conversation_created', { conversation_id: p.conversation.id });
+    }
 
     const guarded = await guardInput(d, turn);
     if (guarded.excluded === null) await copyAttachments(d, turn, guarded.input);

@@ -7,7 +7,7 @@ import type { PolicyPut, SourcedRule, ToolList, ToolPolicy, ToolPolicyRule } fro
 import { runtimeError } from './errors.js';
 import type { PolicyStore } from './ports.js';
 import type { ToolRegistry } from './tool-registry.js';
-import { resolvePolicy } from './tool-policy.js';
+import { resolvePolicy, type ToolGate } from './tool-policy.js';
 
 /** What the policies need. */
 export interface PolicyDeps {
@@ -17,6 +17,8 @@ export interface PolicyDeps {
   tools: ToolRegistry;
   /** Agent of `GET /v1/tools` when the query names none (settings `defaultAgentId`). */
   defaultAgentId: string;
+  /** The tools a caller's permission profiles allow (issue 13 item 8); absent or null = every tool. */
+  toolGate?(tenantId: string, who: { roles?: readonly string[]; groups?: readonly string[] }): ToolGate | null;
 }
 
 /** The admin view of a tenant's policies: rules in force and every tool's own default. */
@@ -43,12 +45,16 @@ export class ToolPolicies {
     ];
   }
 
-  /** Every registered tool with its effective policy for `agentId` (default agent when absent) in the tenant. */
-  visibleTools(tenantId: string, agentId: string | undefined): ToolList {
+  /**
+   * Every registered tool with its effective policy for `agentId` (default agent when absent) in the
+   * tenant; with `who`, only the tools its permission profiles allow.
+   */
+  visibleTools(tenantId: string, agentId: string | undefined, who?: { roles?: readonly string[]; groups?: readonly string[] }): ToolList {
     const agent = agentId ?? this.d.defaultAgentId;
     const rules = this.rules(tenantId);
+    const gate = who ? this.d.toolGate?.(tenantId, who) ?? null : null;
     return {
-      items: this.d.tools.list().map((t) => ({
+      items: this.d.tools.list().filter((t) => !gate || gate(t.definition.function.name)).map((t) => ({
         name: t.definition.function.name, description: t.definition.function.description, source: t.source,
         policy: resolvePolicy(rules, tenantId, agent, t.definition.function.name, t.policy ?? 'auto').policy,
       })),

@@ -174,7 +174,14 @@ export interface GuardPort {
 }
 
 /** What one context source contributed: snippets, or why nothing. */
-export type ContextOutcome = { available: true; snippets: Array<{ text: string; source: string; score: number | null }> } | { available: false; why: string };
+export type ContextOutcome = { available: true; snippets: ContextSnippet[] } | { available: false; why: string };
+
+/**
+ * One memory or knowledge chunk: its text, where it came from (`memory:<id>`, a document title), the
+ * source's relevance score; a memory's `id`, a chunk's `document_id` and `chunk_index` when the source
+ * gave them (the context trace shows them, issue 13 item 5).
+ */
+export interface ContextSnippet { text: string; source: string; score: number | null; id?: string; document_id?: string; chunk_index?: number }
 
 /** Memory prefetch and knowledge retrieval. Never throws. */
 export interface ContextPort {

@@ -15,6 +15,17 @@ function score(r: SourcedRule): number {
 }
 
 /**
+ * Which tools a caller may be offered, from their permission profiles (issue 13 item 8): true = may.
+ * Absent (null) = every tool, as without profiles.
+ */
+export type ToolGate = (tool: string) => boolean;
+
+/** `policy`, or `deny` when the caller's `gate` keeps `tool` from them (never offered, never run). */
+export function gatedPolicy(gate: ToolGate | null, tool: string, policy: ToolPolicy): ToolPolicy {
+  return gate && !gate(tool) ? 'deny' : policy;
+}
+
+/**
  * The policy for `tool` of `agentId` in `tenantId`.
  * @param fallback the tool's default when no rule matches.
  */

@@ -27,7 +27,7 @@ export function turnIdentity(req: FastifyRequest, tenantId: string): TurnIdentit
     const v = req.headers[h];
     if (typeof v === 'string') headers[h] = v;
   }
-  return { tenantId: p.tenant_id || tenantId, userId: p.id, turnId: req.turnId, headers };
+  return { tenantId: p.tenant_id || tenantId, userId: p.id, turnId: req.turnId, headers, roles: p.roles, groups: p.groups };
 }
 
 /** The caller as the owner of sessions, folders and approvals. */

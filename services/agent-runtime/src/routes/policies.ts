@@ -6,7 +6,7 @@
  * - `DELETE /v1/admin/policies/tools/{tool}?agent_id` (admin) -> 204; 404 `not_found`
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireRole } from '../../../shared/kit/principal.js';
+import { requirePrincipal, requireRole } from '../../../shared/kit/principal.js';
 import { AgentQuerySchema, NoContent, PolicyListSchema, PolicyPutSchema, SourcedRuleAnswerSchema, ToolListSchema, ToolParamsSchema } from '../contracts.js';
 import type { ToolPolicies } from '../domain/policies.js';
 import { ownerOf, type RouteScope } from './identity.js';
@@ -20,7 +20,7 @@ export interface PolicyRoutesOptions extends RouteScope {
 export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = async (app, { tenantId, policies }) => {
   app.get('/v1/tools', {
     schema: { querystring: AgentQuerySchema, response: { 200: ToolListSchema } },
-  }, async (req) => policies.visibleTools(ownerOf(req, tenantId).tenantId, req.query.agent_id));
+  }, async (req) => policies.visibleTools(ownerOf(req, tenantId).tenantId, req.query.agent_id, requirePrincipal(req)));
 
   app.get('/v1/admin/policies/tools', {
     schema: { response: { 200: PolicyListSchema } },

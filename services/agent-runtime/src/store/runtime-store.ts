@@ -9,9 +9,21 @@ import { SqliteApprovalStore } from './approvals.js';
 import { SqliteFolderStore } from './folders.js';
 import { SqlitePolicyStore } from './policies.js';
 import { SqliteSessionStore } from './sessions.js';
+import type { ProfileStore, TurnStatsStore } from '../domain/admin/ports.js';
+import { SqliteProfileStore, SqliteTurnStatsStore } from './admin.js';
+import type { ConversationStore } from '../domain/conversations/ports.js';
+import { SqliteConversationStore } from './conversations.js';
+import type { NotificationStore } from '../domain/notifications/ports.js';
+import { SqliteNotificationStore } from './notifications.js';
+import type { UserProfileStore } from '../domain/profile/ports.js';
+import type { SecretStore } from '../domain/secrets.js';
+import { SqliteUserProfileStore } from './profile.js';
+import { SqliteSecretStore } from './secrets.js';
+import type { ContextRecordStore } from '../domain/context/ports.js';
+import { SqliteContextRecordStore } from './context.js';
 
 /** The runtime's stores over one open database, plus `tx`, `isOpen` and `close`. */
-export type RuntimeStore = Store<{ sessions: SessionStore; folders: FolderStore; approvals: ApprovalStore; policies: PolicyStore }>;
+export type RuntimeStore = Store<{ sessions: SessionStore; folders: FolderStore; approvals: ApprovalStore; policies: PolicyStore; conversations: ConversationStore; notifications: NotificationStore; permissionProfiles: ProfileStore; turnStats: TurnStatsStore; userProfiles: UserProfileStore; secrets: SecretStore; contextRecords: ContextRecordStore }>;
 
 /**
  * Open (and migrate) the runtime's database.
@@ -21,5 +33,10 @@ export function openRuntimeStore(cfg: { dbDir: string; migrationsDir: string }):
   return openStore({ dbDir: cfg.dbDir, store: 'agent-runtime', migrationsDir: cfg.migrationsDir, vec: false }, (db) => ({
     sessions: new SqliteSessionStore(db), folders: new SqliteFolderStore(db),
     approvals: new SqliteApprovalStore(db), policies: new SqlitePolicyStore(db),
+    permissionProfiles: new SqliteProfileStore(db), turnStats: new SqliteTurnStatsStore(db),
+    conversations: new SqliteConversationStore(db),
+    notifications: new SqliteNotificationStore(db),
+    userProfiles: new SqliteUserProfileStore(db), secrets: new SqliteSecretStore(db),
+    contextRecords: new SqliteContextRecordStore(db),
   }));
 }

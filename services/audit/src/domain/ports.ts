@@ -7,6 +7,7 @@
  * state), turn_events, envelopes (append-only), artifacts.
  */
 import type { SignedRowFields } from '../verifier/format.js';
+import type { TurnHistory } from './receipt-history.js';
 
 /**
  * A stored audit row (spec "Audit log row"): the signed fields of `SignedRowFields`, with its JSON
@@ -75,6 +76,27 @@ export interface TurnRecord {
   sealed_seq: number | null;
   verified_at: string | null;
   verified_by: string | null;
+  /** History columns (migrations/audit/0002, issue 13 item 7): set when the turn seals; null before. */
+  kind?: string | null;
+  summary?: string | null;
+  method?: string | null;
+  route?: string | null;
+  outcome?: string | null;
+  http_status?: number | null;
+  started_at?: string | null;
+}
+
+/** A filtered page of sealed turns (`GET /v1/receipts`, issue 13 item 7); null fields do not filter. */
+export interface SealedTurnQuery {
+  /** Only anchors below this audit seq (the cursor). */
+  beforeSeq: number;
+  limit: number;
+  /** One owner, or null for the whole tenant. */
+  principalId: string | null;
+  /** One kind, or null for every kind. */
+  kind: string | null;
+  /** A LIKE pattern (ESCAPE `\`) over summary, route, method and turn id, or null. */
+  like: string | null;
 }
 
 /** A stored envelope (payload as JCS text). */
@@ -160,6 +182,10 @@ export interface TurnStore {
   stalled(beforeMs: number, limit: number): Array<{ tenant_id: string; turn_id: string }>;
   /** Sealed turns newest first (by anchor seq) below `beforeSeq`, optionally of one principal. */
   sealed(tenantId: string, beforeSeq: number, limit: number, principalId: string | null): TurnRecord[];
+  /** Record what a turn was as it seals (issue 13 item 7). */
+  setHistory(tenantId: string, turnId: string, h: TurnHistory): void;
+  /** Sealed turns newest first (by anchor seq), filtered by `q` (issue 13 item 7). */
+  sealedPage(tenantId: string, q: SealedTurnQuery): TurnRecord[];
 }
 
 /** Turn events (`turn_events`). */

@@ -16,7 +16,7 @@ import { DomainError, invalidInput } from '../../../shared/kit/domain-error.js';
 import {
   RECEIPT_FORMAT_V1_1, type EnvelopeRecord, type ProofExport, type ProofSuffixRow, type ReceiptBundle, type ReceiptDetail,
 } from '../contracts/receipt-format.js';
-import type { ReceiptPage, ReceiptVerifyResponse } from '../contracts/receipts.js';
+import type { ReceiptListQuery, ReceiptPage, ReceiptVerifyResponse } from '../contracts/receipts.js';
 import { chainHash } from '../verifier/format.js';
 import type { VerificationReport } from '../verifier/types.js';
 import { verifyBundle } from '../verifier/verify.js';
@@ -24,7 +24,11 @@ import { ownerFilter, type Viewer } from './access.js';
 import { orderedEvents } from './events.js';
 import { nodeHashProvider, sha256HexFast, type KeyProvider } from './keys.js';
 import type { AuditLogStore, AuditRowRecord, EnvelopeStore, TurnEventStore, TurnRecord, TurnStore } from './ports.js';
-import { envelopeRecordOf, receiptOf } from './receipt-views.js';
+import { likePattern } from './receipt-history.js';
+import { envelopeRecordOf, historyItemOf, receiptOf } from './receipt-views.js';
+
+/** The filters of `GET /v1/receipts` (issue 13 item 7). */
+export type ReceiptListFilter = Pick<ReceiptListQuery, 'kind' | 'q' | 'user_id'>;
 
 /** 404 `receipt_not_sealed` for a turn that exists but is not sealed yet (spec "Errors"). */
 export function notSealed(turnId: string): DomainError<'receipt_not_sealed'> {
@@ -146,19 +150,31 @@ export class ReceiptService {
   /**
    * Sealed receipts newest first (`GET /v1/receipts`): the whole tenant for admins and service
    * accounts, else the viewer's own. `cursor` is the opaque value of a previous page's `next_cursor`.
-   * @throws DomainError 400 `invalid_request` (field `querystring.cursor`) on a cursor this service did not issue.
+   * Issue 13 item 7: each item reads like history (`historyItemOf`), and `filter` narrows by kind
+   * (`all` by default), a search over summary, route, method and turn id, and one user.
+   * @throws DomainError 400 `invalid_request` (field `querystring.cursor`) on a cursor this service did not issue;
+   * 403 `admin_required` when a viewer who does not see the whole tenant asks for another user's receipts.
    */
-  listFor(tenantId: string, viewer: Viewer, limit: number, cursor: string | undefined): ReceiptPage {
+  listFor(tenantId: string, viewer: Viewer, limit: number, cursor: string | undefined, filter: ReceiptListFilter = {}): ReceiptPage {
     let before = Number.MAX_SAFE_INTEGER;
     if (cursor !== undefined) {
       const n = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
       if (!Number.isSafeInteger(n) || n <= 0) throw invalidInput('cursor is not a value this service issued', 'querystring.cursor');
       before = n;
     }
-    const rows = this.turns.sealed(tenantId, before, limit + 1, ownerFilter(viewer));
+    const owner = ownerFilter(viewer);
+    if (owner !== null && filter.user_id !== undefined && filter.user_id !== owner) {
+      throw new DomainError('admin_required', 'only admins may list other users\' receipts');
+    }
+    const principalId = owner ?? filter.user_id ?? null;
+    const kind = filter.kind === undefined || filter.kind === 'all' ? null : filter.kind;
+    const like = likePattern(filter.q);
+    // No kind and no search: the list as it always was.
+    const rows = kind === null && like === null
+      ? this.turns.sealed(tenantId, before, limit + 1, principalId)
+      : this.turns.sealedPage(tenantId, { beforeSeq: before, limit: limit + 1, principalId, kind, like });
     const page = rows.slice(0, limit);
-    const items = page.map((t) => ({ ...receiptOf(t), sealed_at: t.sealed_at, verified_at: t.verified_at }));
-    const out: ReceiptPage = { items };
+    const out: ReceiptPage = { items: page.map(historyItemOf) };
     if (rows.length > limit) out.next_cursor = Buffer.from(String(page[page.length - 1]!.sealed_seq), 'utf8').toString('base64url');
     return out;
   }

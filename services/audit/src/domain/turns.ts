@@ -29,6 +29,7 @@ import type { ChainWriter, WriterTx } from './chain-writer.js';
 import { normaliseEvent, orderedEvents, TERMINAL_TYPES } from './events.js';
 import { nodeHashProvider } from './keys.js';
 import type { EnvelopeStore, TurnEventStore, TurnRecord, TurnStore } from './ports.js';
+import { historyOf } from './receipt-history.js';
 import { envelopeRecordOf, receiptOf } from './receipt-views.js';
 
 const nextUlid = monotonicFactory();
@@ -148,6 +149,7 @@ export class TurnService {
       audit_chain_hash: row.chain_hash, sealed_at: row.timestamp,
     });
     this.turns.markSealed(tenantId, turnId, row.timestamp, row.seq);
+    this.turns.setHistory(tenantId, turnId, historyOf(turn.principal_id, events, status));
     return payload;
   }
 

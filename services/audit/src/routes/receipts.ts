@@ -1,8 +1,12 @@
 /**
  * Receipt routes (spec "Receipt", "States and transitions", "Audit and receipts"; DESIGN.md proof
  * export and bundle):
- * - `GET /v1/receipts?limit(1-200, default 50)&cursor` -> 200 `{items: ReceiptListItem[], next_cursor?}`,
- *   sealed receipts newest first (admins and service accounts: the whole tenant; users: their own).
+ * - `GET /v1/receipts?limit(1-200, default 50)&cursor&kind&q&user_id` -> 200 `{items: ReceiptListItem[], next_cursor?}`,
+ *   sealed receipts newest first (admins and service accounts: the whole tenant; users: their own);
+ *   each item reads like history (kind, summary, method, route, user_id, created_at, outcome,
+ *   http_status); `kind` = all (default) | chat | tool_run | admin | other, `q` searches summary,
+ *   route, method and turn id (case-insensitive substring), `user_id` narrows to one user (issue 13
+ *   item 7; 403 `admin_required` for a user asking for someone else's).
  * - `GET /v1/receipts/:turn_id` -> 200 `{receipt, envelope, events}`
  * - `GET /v1/receipts/:turn_id/proof` -> 200 `{format: "1.1", receipt, envelope, audit_chain: {suffix}}`;
  *   for callers who do not see the whole tenant, other principals' suffix rows are redacted to
@@ -31,7 +35,9 @@ export interface ReceiptRoutesOptions {
 /** Register the receipt routes. */
 export const receiptRoutes: FastifyPluginAsyncTypebox<ReceiptRoutesOptions> = async (app, { tenantId, receipts }) => {
   app.get('/v1/receipts', { schema: { querystring: ReceiptListQuerySchema, response: { 200: ReceiptPageSchema } } },
-    async (req) => receipts.listFor(tenantId, requirePrincipal(req), req.query.limit ?? 50, req.query.cursor));
+    async (req) => receipts.listFor(tenantId, requirePrincipal(req), req.query.limit ?? 50, req.query.cursor, {
+      kind: req.query.kind, q: req.query.q, user_id: req.query.user_id,
+    }));
 
   app.get('/v1/receipts/:turn_id', { schema: { params: TurnParamsSchema, response: { 200: ReceiptDetailSchema } } },
     async (req) => receipts.detailFor(tenantId, requirePrincipal(req), req.params.turn_id));

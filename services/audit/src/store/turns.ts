@@ -1,16 +1,33 @@
 /**
- * `turns`, `turn_events` and `envelopes` (migrations/audit/0001_init.sql): receipt state of each
+ * `turns`, `turn_events` and `envelopes` (migrations/audit/0001_init.sql; the history columns of
+ * 0002_receipt_history.sql, issue 13 item 7): receipt state of each
  * turn, its events, and its sealed envelope. SQLite implementations of `TurnStore`,
  * `TurnEventStore` and `EnvelopeStore`.
  */
 import type { Db } from '../../../shared/db/open.js';
-import type { EnvelopeRow, EnvelopeStore, TurnEventRecord, TurnEventStore, TurnRecord, TurnStore } from '../domain/ports.js';
+import type {
+  EnvelopeRow, EnvelopeStore, SealedTurnQuery, TurnEventRecord, TurnEventStore, TurnRecord, TurnStore,
+} from '../domain/ports.js';
+import type { TurnHistory } from '../domain/receipt-history.js';
+
+/**
+ * The statement of one filter combination of `sealedPage` (issue 13 item 7): only the filters in
+ * use are in the WHERE clause, so each combination gets its own plan (owner or kind index).
+ */
+function sealedPageSql(owner: boolean, kind: boolean, like: boolean): string {
+  const where = ['tenant_id = @tenantId', 'sealed_seq IS NOT NULL', 'sealed_seq < @before'];
+  if (owner) where.push('principal_id = @principalId');
+  if (kind) where.push('kind = @kind');
+  if (like) where.push(`(summary LIKE @like ESCAPE '\\' OR route LIKE @like ESCAPE '\\' OR method LIKE @like ESCAPE '\\' OR turn_id LIKE @like ESCAPE '\\')`);
+  return `SELECT * FROM turns WHERE ${where.join(' AND ')} ORDER BY sealed_seq DESC LIMIT @limit`;
+}
 
 /** SQLite implementation of `TurnStore`. */
 export class SqliteTurnStore implements TurnStore {
   private readonly q;
+  private readonly pages = new Map<string, ReturnType<Db['prepare']>>();
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.q = {
       get: db.prepare('SELECT * FROM turns WHERE tenant_id = ? AND turn_id = ?'),
       insert: db.prepare('INSERT INTO turns (tenant_id, turn_id, receipt_id, principal_id, created_ms) VALUES (?, ?, ?, ?, ?)'),
@@ -20,6 +37,8 @@ export class SqliteTurnStore implements TurnStore {
       stalled: db.prepare(`SELECT tenant_id, turn_id FROM turns WHERE status = 'pending' AND created_ms < ? ORDER BY created_ms LIMIT ?`),
       sealed: db.prepare(`SELECT * FROM turns WHERE tenant_id = @tenantId AND sealed_seq IS NOT NULL AND sealed_seq < @before
         AND (@principalId IS NULL OR principal_id = @principalId) ORDER BY sealed_seq DESC LIMIT @limit`),
+      setHistory: db.prepare(`UPDATE turns SET kind = @kind, summary = @summary, method = @method, route = @route, outcome = @outcome,
+        http_status = @http_status, started_at = @started_at WHERE tenant_id = @tenantId AND turn_id = @turnId`),
     };
   }
 
@@ -49,6 +68,24 @@ export class SqliteTurnStore implements TurnStore {
 
   sealed(tenantId: string, beforeSeq: number, limit: number, principalId: string | null): TurnRecord[] {
     return this.q.sealed.all({ tenantId, before: beforeSeq, limit, principalId }) as TurnRecord[];
+  }
+
+  setHistory(tenantId: string, turnId: string, h: TurnHistory): void {
+    this.q.setHistory.run({ ...h, tenantId, turnId });
+  }
+
+  sealedPage(tenantId: string, q: SealedTurnQuery): TurnRecord[] {
+    const key = `${q.principalId !== null ? 1 : 0}${q.kind !== null ? 1 : 0}${q.like !== null ? 1 : 0}`;
+    let stmt = this.pages.get(key);
+    if (!stmt) {
+      stmt = this.db.prepare(sealedPageSql(q.principalId !== null, q.kind !== null, q.like !== null));
+      this.pages.set(key, stmt);
+    }
+    const params: Record<string, unknown> = { tenantId, before: q.beforeSeq, limit: q.limit };
+    if (q.principalId !== null) params.principalId = q.principalId;
+    if (q.kind !== null) params.kind = q.kind;
+    if (q.like !== null) params.like = q.like;
+    return stmt.all(params) as TurnRecord[];
   }
 }
 

@@ -37,7 +37,8 @@ export interface Ingested { record: GenerationRecord; fresh: boolean }
 
 /** Generation records of the pinned tenant. */
 export class GenerationService {
-  constructor(private readonly d: { store: GenerationStore; prices: PriceBook; tenantId: string }) {}
+  /** `onRecorded`: called after a new record is stored (budget alerts, issue 13 item 1). */
+  constructor(private readonly d: { store: GenerationStore; prices: PriceBook; tenantId: string; onRecorded?: (rec: GenerationRecord) => void }) {}
 
   /**
    * Store a posted record (priced); an `event_id` already stored is a no-op answering the stored record.
@@ -48,6 +49,7 @@ export class GenerationService {
     if (Number.isNaN(Date.parse(input.created_at))) throw invalidInput('created_at is not a date', 'body.created_at');
     const rec = this.d.prices.price(input);
     const fresh = this.d.store.insert(rec);
+    if (fresh) this.d.onRecorded?.(rec);
     return { record: fresh ? rec : this.d.store.get(this.d.tenantId, rec.event_id) ?? rec, fresh };
   }
 

@@ -79,6 +79,8 @@ export interface SessionSnapshot {
 export interface SessionEvents {
   /** A container was replaced (`stuck`, `died`) or a session removed (`evicted`, `reaped`, `destroyed`). */
   onEvent?(event: 'stuck' | 'died' | 'evicted' | 'reaped' | 'destroyed'): void;
+  /** A session was removed (not at service stop): its key and creator, for the creator's notification (issue 13 item 1). */
+  onRemoved?(session: { key: SessionKey; ownerId: string }, why: 'evicted' | 'reaped' | 'destroyed'): void;
 }
 
 /** What `SessionManager` needs. */
@@ -238,6 +240,6 @@ export class SessionManager {
     if (this.sessions.get(keyOf(s.key)) === s) this.sessions.delete(keyOf(s.key));
     if (s.container) this.deps.containers.dispose(s.container);
     s.container = null;
-    if (report) this.deps.onEvent?.(why);
+    if (report) { this.deps.onEvent?.(why); this.deps.onRemoved?.(s, why); }
   }
 }

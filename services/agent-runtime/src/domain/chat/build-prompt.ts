@@ -1,5 +1,5 @@
 /**
- * Step 4 of a turn: the prompt. System prompt and context first, then the session's history
+ * Step 4 of a turn: the prompt. System prompt, the user's profile (`profile` part) and context first, then the session's history
  * trimmed to the context budget (oldest first), then this turn's messages; the `vision` role when
  * an image is in it. File parts reach the model as text notes naming their workspace path
  * (attach-files.ts). The stream gets a `trace_update` with what was sent.
@@ -9,6 +9,14 @@ import { trimToBudget } from '../history.js';
 import { modelContent } from './attach-files.js';
 import type { MessageRow, OpenAiMessage } from '../ports.js';
 import type { ChatDeps, Turn } from './turn.js';
+import type { NamedPart } from '../context/journal.js';
+
+/**
+ * One named system part of the prompt, in prompt order: `system_prompt`, `context` (the prefetched
+ * memories and knowledge), and any other part the builder adds (e.g. `profile`). The context trace
+ * (issue 13 item 5) records every part by its name with its estimated tokens.
+ */
+export type PromptPart = NamedPart;
 
 /** The prompt of the first model call. */
 export interface Prompt {
@@ -16,6 +24,16 @@ export interface Prompt {
   messages: OpenAiMessage[];
   /** Model role: `vision` when an image is in the prompt, else `default`. */
   role: string;
+  /** The named system parts at the head of `messages`. */
+  parts: PromptPart[];
+}
+
+/**
+ * The budget the prompt is trimmed to, estimated tokens: AGENT_RUNTIME_CONTEXT_BUDGET_TOKENS minus
+ * AGENT_RUNTIME_RESPONSE_RESERVE_TOKENS, at least 256.
+ */
+export function promptBudgetTokens(s: Pick<ChatDeps['settings'], 'contextBudgetTokens' | 'responseReserveTokens'>): number {
+  return Math.max(256, s.contextBudgetTokens - s.responseReserveTokens);
 }
 
 /** Stored message rows -> model messages (rows flagged `excluded` are left out). */
@@ -43,17 +61,25 @@ function inputToModel(m: ChatMessageInput): OpenAiMessage {
  * Build the prompt from the history, this turn's input and the context message, and record the
  * history figures and model role in the trace.
  */
-export function buildPrompt(d: Pick<ChatDeps, 'settings'>, turn: Turn, history: readonly MessageRow[], input: readonly ChatMessageInput[], context: OpenAiMessage | null): Prompt {
+export function buildPrompt(d: Pick<ChatDeps, 'settings' | 'profile'>, turn: Turn, history: readonly MessageRow[], input: readonly ChatMessageInput[], context: OpenAiMessage | null): Prompt {
   const s = d.settings;
   const { trace } = turn;
-  const system: OpenAiMessage[] = [];
-  if (s.systemPrompt) system.push({ role: 'system', content: s.systemPrompt });
-  if (context) system.push(context);
-  const trimmed = trimToBudget(system, rowsToModelMessages(history), input.map(inputToModel), Math.max(256, s.contextBudgetTokens - s.responseReserveTokens));
+  const parts: PromptPart[] = [];
+  if (s.systemPrompt) parts.push({ name: 'system_prompt', message: { role: 'system', content: s.systemPrompt } });
+  // The user's profile (issue 13 item 2), within AGENT_RUNTIME_PROFILE_BUDGET_TOKENS.
+  const profile = d.profile?.contextPart(turn.p.who.tenantId, turn.p.who.userId) ?? null;
+  if (profile) parts.push({ name: 'profile', message: { role: 'system', content: profile.text } });
+  if (context) parts.push({ name: 'context', message: context });
+  const system = parts.map((x) => x.message);
+  const offered = rowsToModelMessages(history);
+  const inputMessages = input.map(inputToModel);
+  const budget = promptBudgetTokens(s);
+  const trimmed = trimToBudget(system, offered, inputMessages, budget);
+  turn.journal?.prompted({ parts, history: offered, dropped: trimmed.dropped, input: inputMessages, estimatedTokens: trimmed.estimatedTokens, budgetTokens: budget });
   trace.history = { messages_sent: trimmed.messages.length, messages_trimmed: trimmed.dropped, estimated_tokens: trimmed.estimatedTokens };
   const messages = trimmed.messages;
   const role = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image_url')) ? 'vision' : 'default';
   trace.model_role = role;
   turn.sink('trace_update', { patch: { guardrail: { input: trace.guardrail.input }, context: trace.context, history: trace.history, model_role: role } });
-  return { messages, role };
+  return { messages, role, parts };
 }

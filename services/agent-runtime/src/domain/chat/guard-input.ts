@@ -34,6 +34,7 @@ export async function guardInput(d: Pick<ChatDeps, 'guardrail' | 'settings'>, tu
   const last = input[input.length - 1]!;
   const userText = partsText(last.content);
   let excluded: string | null = null;
+  const noted = turn.journal?.begin('guard_input');
   const g = await d.guardrail.input(userText, turn.scope, turn.p.who.headers, turn.signal);
   if (!g.available && g.unreachable) {
     trace.guardrail.input = 'unavailable';
@@ -57,5 +58,6 @@ export async function guardInput(d: Pick<ChatDeps, 'guardrail' | 'settings'>, tu
       sink('user_redaction', { display_content: g.rewritten_content, categories_scrubbed: categories, entities_redacted: Math.max(placeholders, categories.length) });
     }
   }
+  noted?.(trace.guardrail.input, { decision: trace.guardrail.input, ...(excluded !== null ? { reason: trace.guardrail.reason ?? excluded } : {}) });
   return { input, userText, excluded, available: g.available, unreachable: !g.available && g.unreachable === true };
 }

@@ -13,7 +13,9 @@ export type GuardedOutput = { content: string } | { outcome: TurnOutcome };
 /** Check a non-empty answer against the user's text. */
 export async function guardOutput(d: ChatDeps, turn: Turn, content: string, userText: string): Promise<GuardedOutput> {
   const { trace, sink } = turn;
+  const noted = turn.journal?.begin('guard_output');
   const og = await d.guardrail.output(content, turn.scope, userText, turn.p.who.headers, turn.signal);
+  noted?.(og.available ? og.decision : og.unreachable ? 'unavailable' : 'block', og.available ? { decision: og.decision, ...(og.reason ? { reason: og.reason } : {}) } : { reason: og.why });
   if (!og.available && !og.unreachable) {
     trace.guardrail.output = 'block';
     trace.guardrail.reason = `the output check could not finish (${og.why})`;

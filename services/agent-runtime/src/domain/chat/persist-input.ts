@@ -9,7 +9,7 @@ import { nextId, type ChatDeps, type Turn } from './turn.js';
 
 /**
  * Persist the input and set `turn.userMessageId`.
- * @returns the session's history before this turn (empty for a new session).
+ * @returns the history before this turn: the conversation's items when the turn runs over one, else the session's (empty for a new session).
  */
 export function persistInput(d: Pick<ChatDeps, 'sessions'>, turn: Turn, g: GuardedInput): MessageRow[] {
   const { session, isNew, who } = turn.p;
@@ -20,7 +20,7 @@ export function persistInput(d: Pick<ChatDeps, 'sessions'>, turn: Turn, g: Guard
     trace: g.excluded !== null && i === g.input.length - 1 ? JSON.stringify({ excluded: true, reason: g.excluded }) : null, receipt: null, created_at: now,
   }));
   turn.userMessageId = inputRows[inputRows.length - 1]!.id;
-  const historyRows = isNew ? [] : d.sessions.messages(session.id);
+  const historyRows = turn.p.conversation?.history ?? (isNew ? [] : d.sessions.messages(session.id));
   if (isNew) {
     const fallback = g.userText.trim().replace(/\s+/g, ' ').slice(0, 60) || 'New chat';
     d.sessions.create({ ...session, title: fallback, title_source: 'fallback' }, inputRows);

@@ -2,7 +2,7 @@
  * Step 3 of a turn: memory prefetch and knowledge retrieval, in parallel (DESIGN.md "Chat turn,
  * end to end"). A source that cannot be reached is recorded `unavailable` and the turn goes on.
  */
-import type { OpenAiMessage } from '../ports.js';
+import type { ContextOutcome, OpenAiMessage } from '../ports.js';
 import type { ChatDeps, Turn } from './turn.js';
 
 /** Whether this turn looks up context (settings `contextPrefetch`, and a user text to look for). */
@@ -16,6 +16,7 @@ export function wantsContext(d: Pick<ChatDeps, 'settings'>, userText: string): b
  */
 export async function prefetchContext(d: Pick<ChatDeps, 'context'>, turn: Turn, userText: string): Promise<OpenAiMessage | null> {
   const { who, agentId } = turn.p;
+  const noted = turn.journal?.begin('prefetch');
   const [mem, kn] = await Promise.all([
     d.context.memories(userText, { tenant_id: who.tenantId, user_id: who.userId, agent_id: agentId }, who.headers),
     d.context.knowledge(userText, who.tenantId, who.headers),
@@ -24,6 +25,16 @@ export async function prefetchContext(d: Pick<ChatDeps, 'context'>, turn: Turn, 
   turn.trace.context.knowledge = kn.available ? kn.snippets.length : 'unavailable';
   const lines: string[] = [];
   if (mem.available && mem.snippets.length) lines.push('Relevant memories about the user:', ...mem.snippets.map((m) => `- ${m.text}`));
+  const memoryLines = lines.length;
   if (kn.available && kn.snippets.length) lines.push('Relevant knowledge:', ...kn.snippets.map((k) => `- [${k.source}] ${k.text}`));
+  noteContext(turn, noted, mem, kn, lines, memoryLines);
   return lines.length ? { role: 'system', content: lines.join('\n') } : null;
+}
+
+/** Note the prefetch in the turn's journal (issue 13 item 5): the step, each source's outcome and the text of its block. */
+function noteContext(turn: Turn, noted: ((status: string, detail?: Record<string, unknown>) => void) | undefined, mem: ContextOutcome, kn: ContextOutcome, lines: string[], memoryLines: number): void {
+  if (!turn.journal) return;
+  const status = mem.available && kn.available ? 'ok' : mem.available || kn.available ? 'partial' : 'unavailable';
+  noted?.(status, { memories: turn.trace.context.memories, knowledge: turn.trace.context.knowledge });
+  turn.journal.prefetched({ memories: mem, knowledge: kn, memoryText: lines.slice(0, memoryLines).join('\n'), knowledgeText: lines.slice(memoryLines).join('\n') });
 }

@@ -68,7 +68,9 @@ async function awaitApprovals(d: Pick<ChatDeps, 'approvals' | 'settings'>, turn:
   const approvals = turn.approvals;
   approvals.push(...filed);
   turn.sink('approval_required', { session_id: session.id, agent_id: agentId, approvals: filed, ...(streamed ? { content: streamed } : {}) });
+  const waited = turn.journal?.begin('approval_wait');
   const decided = await d.approvals.wait(who.tenantId, filed.map((a) => a.id), timeoutMs, turn.signal);
+  waited?.(filed.every((a) => decided.get(a.id)?.status === 'approved') ? 'approved' : 'not_approved', { approvals: filed.map((a) => ({ id: a.id, tool: a.tool, status: decided.get(a.id)?.status ?? 'cancelled' })) });
   for (const x of asks) {
     const v = decided.get(x.approvalId!);
     const i = approvals.findIndex((a) => a.id === x.approvalId);
@@ -135,12 +137,14 @@ export async function runToolCalls(d: ChatDeps, turn: Turn, round: ToolRound, re
   for (const x of planned) {
     let text: string;
     let status = 'ok';
+    const began = performance.now();
     if (x.verdict !== null) { text = x.verdict; status = x.approvalId ? 'not_approved' : x.policy === 'deny' ? 'denied' : 'invalid'; } else {
       const { res, ok } = await execute(d, turn, x);
       text = typeof res === 'string' ? res : res.content;
       if (!ok) status = 'error';
     }
     turn.trace.tool_calls.push({ tool: x.call.name, call_id: x.call.id, policy: x.policy, status, ...(x.approvalId ? { approval_id: x.approvalId } : {}) });
+    turn.journal?.ended('tool_call', performance.now() - began, status, { tool: x.call.name, call_id: x.call.id, policy: x.policy, ...(x.approvalId ? { approval_id: x.approvalId } : {}) });
     turn.sink('tool_result', { tool: x.call.name, result: cutResult(text), call_id: x.call.id });
     messages.push({ role: 'tool', tool_call_id: x.call.id, content: text });
     persist.push({ id: nextId(), role: 'tool', content: text, parts: null, tool_calls: null, tool_call_id: x.call.id, name: x.call.name, turn_id: who.turnId, trace: null, receipt: null, created_at: new Date().toISOString() });

@@ -10,10 +10,12 @@ import {
   type ServiceCall, type StreamEventMap, type StreamEventName,
 } from '../../contracts.js';
 import type { ApprovalCenter } from '../approvals.js';
+import type { ConversationBinding, ConversationPort } from '../conversations/binding.js';
 import { artifactRef } from '../digest.js';
+import { TurnJournal } from '../context/journal.js';
 import type { AttachmentPort, AuditPort, ContextPort, DocumentFile, GuardPort, GuardScope, ModelPort, SessionRow, SessionStore, TurnEvents } from '../ports.js';
 import type { ToolRegistry } from '../tool-registry.js';
-import type { SourcedRule } from '../tool-policy.js';
+import type { SourcedRule, ToolGate } from '../tool-policy.js';
 
 /** Ids of the sessions and messages a turn writes (one monotonic factory, so they sort in creation order). */
 export const nextId = ulidFactory();
@@ -29,6 +31,9 @@ export interface TurnIdentity {
   turnId: string | null;
   /** Stamped headers forwarded to peers (principal, turn id, cap token, correlation id). */
   headers: Record<string, string>;
+  /** The principal's roles and groups (permission profiles, issue 13 item 8); absent = none. */
+  roles?: string[];
+  groups?: string[];
 }
 
 /** Everything the engine needs, injected. */
@@ -43,6 +48,8 @@ export interface ChatDeps {
   tools: ToolRegistry;
   /** Policy rules in force for a tenant (config + admin). */
   policyRules(tenantId: string): SourcedRule[];
+  /** The tools the caller's permission profiles allow (issue 13 item 8); absent or null = every tool. */
+  toolGate?(tenantId: string, who: TurnIdentity): ToolGate | null;
   approvals: ApprovalCenter;
   /** Base URLs of every service, for tool contexts. */
   serviceUrls: Readonly<Record<string, string>>;
@@ -51,6 +58,12 @@ export interface ChatDeps {
   log: { warn(obj: object, msg: string): void };
   /** Chat file parts (issue 12 item 7): documents from knowledge, copies into the sandbox; absent = file parts refused. */
   attachments?: AttachmentPort;
+  /** Durable conversations (issue 13 item 4); absent = a request naming one is refused (`conversations_disabled`). */
+  conversations?: ConversationPort;
+  /** Stores each turn's context record when it ends (issue 13 item 5); absent = none kept. Never throws. */
+  contextRecords?: { record(p: PreparedTurn, o: TurnOutcome): void };
+  /** The user's profile as a prompt part within its token budget (issue 13 item 2; domain/profile/service.ts); absent or null = none. */
+  profile?: { contextPart(tenantId: string, userId: string): { text: string; tokens: number } | null };
 }
 
 /** An attached document, fetched and given its workspace path (`data/<file name>`). */
@@ -67,6 +80,8 @@ export interface PreparedTurn {
   input: ChatMessageInput[];
   /** Documents this turn's file parts name, fetched as the user (attach-files.ts), to copy into the workspace. */
   attachments?: Attachment[];
+  /** The durable conversation the turn runs over (its items are the history; the turn is appended to it). */
+  conversation?: ConversationBinding;
 }
 
 /** How the turn ended. */
@@ -81,6 +96,8 @@ export interface TurnOutcome {
   receipt: ReceiptRef | null;
   approvals: ApprovalView[];
   error?: { code: string; message: string };
+  /** What the turn put in front of the model and its timed steps (issue 13 item 5). */
+  journal?: TurnJournal;
 }
 
 /** A turn while it runs. */
@@ -99,6 +116,8 @@ export interface Turn {
   readonly scope: GuardScope;
   /** Id of the stored user message ('' until the input is persisted). */
   userMessageId: string;
+  /** Prompt parts and timed steps for the context record (issue 13 item 5); the steps note into it when present. */
+  readonly journal?: TurnJournal;
 }
 
 /** Round a duration to microseconds, ms. */
@@ -130,7 +149,7 @@ export function beginTurn(p: PreparedTurn, sink: EventSink, signal: AbortSignal)
   const t0 = performance.now();
   return {
     p, sink, signal, t0, trace: newTrace(p.who.turnId, p.agentId), captures: [], approvals: [],
-    scope: { tenant_id: p.who.tenantId, agent_id: p.agentId }, userMessageId: '',
+    scope: { tenant_id: p.who.tenantId, agent_id: p.agentId }, userMessageId: '', journal: new TurnJournal(),
   };
 }
 
@@ -155,7 +174,7 @@ export function endTurn(turn: Turn, status: TurnOutcome['status'], content: stri
   turn.trace.timings.total_ms = round(performance.now() - turn.t0);
   return {
     status, sessionId: turn.p.session.id, agentId: turn.p.agentId, content, userMessageId: turn.userMessageId, assistantMessageId: null,
-    trace: turn.trace, receipt: null, approvals: turn.approvals, ...extra,
+    trace: turn.trace, receipt: null, approvals: turn.approvals, ...(turn.journal ? { journal: turn.journal } : {}), ...extra,
   };
 }
 

@@ -1,0 +1,171 @@
+/**
+ * Permission profiles (issue 13 item 8; spec "Roles and groups" 4: "permission_profiles rows carry
+ * `roles` and `groups`; a profile applies when the caller's roles or groups intersect, and effective
+ * access is the union"). CRUD over the `ProfileStore`, and the pure rules:
+ * - a profile applies to a caller when one of its `roles` is among the caller's roles or one of its
+ *   `groups` among the caller's groups (the signed principal's `groups`);
+ * - tools: when at least one applying profile names tools, the caller may use only the union of them
+ *   (names, `prefix*` globs, `*` = every tool); when none does, every tool (as without profiles);
+ * - agents and knowledge: the same union, reported in the effective access (not enforced: only the
+ *   default agent exists, and knowledge retrieval applies its own visibility).
+ */
+import { ulidFactory } from '../../../../shared/identity/ulid.js';
+import type { EffectiveAccess, PermissionProfile, ProfileInput, RolesView } from '../../contracts.js';
+import { ROLE_DESCRIPTIONS } from '../../contracts.js';
+import { invalidField, runtimeError } from '../errors.js';
+import type { ToolGate } from '../tool-policy.js';
+import type { ProfileRow, ProfileStore } from './ports.js';
+
+const nextId = ulidFactory();
+
+/** Who asks: the principal's roles and groups. */
+export interface AccessSubject { roles?: readonly string[]; groups?: readonly string[] }
+
+
+/** Parse a JSON list column (anything else: empty). */
+function listOf(text: string): string[] {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch { return []; }
+}
+
+/** A stored row as the API shows it. */
+export function profileView(r: ProfileRow): PermissionProfile {
+  let knowledge: PermissionProfile['knowledge'] = {};
+  try {
+    const k = JSON.parse(r.knowledge) as Record<string, unknown>;
+    if (Array.isArray(k.audiences)) knowledge.audiences = k.audiences.filter((x): x is string => typeof x === 'string');
+    if (Array.isArray(k.tags)) knowledge.tags = k.tags.filter((x): x is string => typeof x === 'string');
+  } catch { knowledge = {}; }
+  return {
+    id: r.id, name: r.name, roles: listOf(r.roles), groups: listOf(r.groups), agents: listOf(r.agents), tools: listOf(r.tools), knowledge,
+    created_at: r.created_at, updated_at: r.updated_at, updated_by: r.updated_by,
+  };
+}
+
+/** Whether `profile` applies to `who` (roles or groups intersect). */
+export function applies(profile: Pick<PermissionProfile, 'roles' | 'groups'>, who: AccessSubject): boolean {
+  const roles = who.roles ?? [];
+  const groups = who.groups ?? [];
+  return profile.roles.some((r) => roles.includes(r)) || profile.groups.some((g) => groups.includes(g));
+}
+
+/** Whether `name` matches one of `patterns` (exact, `prefix*`, or `*`). */
+export function matchesAny(patterns: readonly string[], name: string): boolean {
+  return patterns.some((p) => p === '*' || p === name || (p.endsWith('*') && name.startsWith(p.slice(0, -1))));
+}
+
+/** Union of a list field over the profiles that name it; null when none does (not restricted). */
+function unionOf(profiles: readonly PermissionProfile[], pick: (p: PermissionProfile) => readonly string[] | undefined): string[] | null {
+  const named = profiles.map(pick).filter((l): l is readonly string[] => !!l && l.length > 0);
+  if (!named.length) return null;
+  const all = [...new Set(named.flat())].sort();
+  return all.includes('*') ? null : all;
+}
+
+/** The effective access of `who` under `profiles` (pure). */
+export function effectiveAccess(profiles: readonly PermissionProfile[], who: AccessSubject): EffectiveAccess {
+  const on = profiles.filter((p) => applies(p, who));
+  return {
+    profiles: on.map((p) => ({ id: p.id, name: p.name })),
+    tools: unionOf(on, (p) => p.tools),
+    agents: unionOf(on, (p) => p.agents),
+    knowledge: { audiences: unionOf(on, (p) => p.knowledge.audiences), tags: unionOf(on, (p) => p.knowledge.tags) },
+    enforced: ['tools'],
+  };
+}
+
+/** The tool gate of `who` (pure): null when not restricted. */
+export function toolGate(profiles: readonly PermissionProfile[], who: AccessSubject): ToolGate | null {
+  const tools = effectiveAccess(profiles, who).tools;
+  return tools === null ? null : (name) => matchesAny(tools, name);
+}
+
+/** Distinct, trimmed entries. */
+const clean = (l: readonly string[] | undefined): string[] => [...new Set((l ?? []).map((x) => x.trim()).filter(Boolean))];
+
+/** Permission profiles of the tenants, with a short cache of each tenant's list (read on every chat turn). */
+export class PermissionProfiles {
+  private readonly cache = new Map<string, PermissionProfile[]>();
+
+  constructor(
+    private readonly store: ProfileStore,
+    /** SVC_GROUP_ROLE_MAP as the runtime was given it, or null. */
+    private readonly groupRoleMap: Record<string, string[]> | null = null,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Every profile of the tenant, by name. */
+  list(tenantId: string): PermissionProfile[] {
+    let l = this.cache.get(tenantId);
+    if (!l) { l = this.store.list(tenantId).map(profileView); this.cache.set(tenantId, l); }
+    return l;
+  }
+
+  /** One profile. @throws DomainError `permission_profile_not_found`. */
+  get(tenantId: string, id: string): PermissionProfile {
+    const r = this.store.get(tenantId, id);
+    if (!r) throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
+    return profileView(r);
+  }
+
+  /** Create a profile. @throws DomainError `permission_profile_name_taken` (409). */
+  create(tenantId: string, input: ProfileInput, by: string | null): PermissionProfile {
+    const at = this.now().toISOString();
+    const row = this.row(tenantId, nextId(), input, at, at, by);
+    if (!this.store.insert(row)) throw runtimeError('permission_profile_name_taken', `a permission profile named "${input.name}" exists`);
+    this.cache.delete(tenantId);
+    return profileView(row);
+  }
+
+  /** Replace a profile. @throws DomainError `permission_profile_not_found`, `permission_profile_name_taken`. */
+  replace(tenantId: string, id: string, input: ProfileInput, by: string | null): PermissionProfile {
+    const old = this.get(tenantId, id);
+    const row = this.row(tenantId, id, input, old.created_at, this.now().toISOString(), by);
+    const r = this.store.update(row);
+    if (r === 'missing') throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
+    if (r === 'name_taken') throw runtimeError('permission_profile_name_taken', `a permission profile named "${input.name}" exists`);
+    this.cache.delete(tenantId);
+    return profileView(row);
+  }
+
+  /** Delete a profile. @throws DomainError `permission_profile_not_found`. */
+  remove(tenantId: string, id: string): void {
+    if (!this.store.delete(tenantId, id)) throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
+    this.cache.delete(tenantId);
+  }
+
+  /** `GET /v1/admin/roles`. */
+  roles(tenantId: string): RolesView {
+    return {
+      items: ROLE_DESCRIPTIONS.map((r) => ({ role: r.role, description: r.description })),
+      group_role_map: this.groupRoleMap && Object.keys(this.groupRoleMap).length ? this.groupRoleMap : null,
+      groups_source: 'the signed principal\'s groups (from the identity provider\'s token), matched as they are',
+      profiles: this.list(tenantId),
+    };
+  }
+
+  /** Effective access of `who` in the tenant. */
+  effective(tenantId: string, who: AccessSubject): EffectiveAccess {
+    return effectiveAccess(this.list(tenantId), who);
+  }
+
+  /** The tool gate of `who` in the tenant (null: every tool). */
+  toolGate(tenantId: string, who: AccessSubject): ToolGate | null {
+    return toolGate(this.list(tenantId), who);
+  }
+
+  /** The row to store. @throws DomainError `invalid_request` when the name is blank. */
+  private row(tenantId: string, id: string, input: ProfileInput, createdAt: string, updatedAt: string, by: string | null): ProfileRow {
+    if (!input.name.trim()) throw invalidField('the name must not be blank', 'body.name');
+    const knowledge: Record<string, string[]> = {};
+    if (input.knowledge?.audiences) knowledge.audiences = clean(input.knowledge.audiences);
+    if (input.knowledge?.tags) knowledge.tags = clean(input.knowledge.tags);
+    return {
+      id, tenant_id: tenantId, name: input.name.trim(), roles: JSON.stringify(clean(input.roles)), groups: JSON.stringify(clean(input.groups)),
+      agents: JSON.stringify(clean(input.agents)), tools: JSON.stringify(clean(input.tools)), knowledge: JSON.stringify(knowledge),
+      created_at: createdAt, updated_at: updatedAt, updated_by: by,
+    };
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The runtime's notifications as app.ts wires them (issue 13 item 1): the inbox over its store and
+ * the live hub, and the runtime's own producer (approval waiting) in front of the approval store.
+ */
+import type { AgentRuntimeSettings } from '../../contracts.js';
+import type { ApprovalStore } from '../ports.js';
+import { NotificationHub } from './hub.js';
+import { Notifications } from './inbox.js';
+import type { NotificationStore } from './ports.js';
+import { noticingApprovals, softNotify, type NoticeLog } from './producers.js';
+
+/** The service name the runtime's own notifications carry as producer. */
+export const RUNTIME_PRODUCER = 'agent-runtime';
+
+/** The wired notifications. */
+export interface RuntimeNotifications {
+  /** The inbox use cases (routes). */
+  inbox: Notifications;
+  /** `store` with the `approval_waiting` producer in front (for the approval center). */
+  approvals(store: ApprovalStore): ApprovalStore;
+}
+
+/** Build the inbox and the runtime's own producers. */
+export function openNotifications(
+  settings: Pick<AgentRuntimeSettings, 'notificationProducers' | 'notificationsMaxPerUser'>, store: NotificationStore, log: NoticeLog,
+): RuntimeNotifications {
+  const inbox = new Notifications({ store, hub: new NotificationHub(), maxPerUser: settings.notificationsMaxPerUser, producers: settings.notificationProducers });
+  const notify = softNotify((n) => inbox.deliver(RUNTIME_PRODUCER, n), log);
+  return { inbox, approvals: (s) => noticingApprovals(s, notify) };
+}
