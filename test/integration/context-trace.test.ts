@@ -53,8 +53,9 @@ test('a turn with memory and knowledge: the record lists system prompt, memory, 
   const doc = await api(alice, 'POST', '/v1/knowledge/ingest/text', { title: 'Serengeti tea handbook', content: 'During the great zebra migration across the Serengeti the camp serves oolong tea at dusk.' });
   assert.equal(doc.status, 201, JSON.stringify(doc.body));
   const documentId = (doc.body as { document_id: string }).document_id;
-  // The chat's memory search asks for the agent's scope (clients/context.ts), so the memory is the default agent's.
-  const mem = await api(alice, 'POST', '/v1/memory', { content: 'Alice prefers oolong tea during the zebra migration season', memory_type: 'user', scope: { agent_id: 'default' } });
+  // Stored without an agent: the chat's prefetch covers the agent's memories and the user's shared
+  // ones (regression: the runtime used memory's exact-agent search and never saw this memory).
+  const mem = await api(alice, 'POST', '/v1/memory', { content: 'Alice prefers oolong tea during the zebra migration season', memory_type: 'user' });
   assert.ok(mem.status < 300, JSON.stringify(mem.body));
 
   const chat = await api(alice, 'POST', '/v1/chat', { messages: [{ role: 'user', content: 'Which tea is served during the zebra migration?' }] });

@@ -12,10 +12,14 @@ import { callJson } from './http.js';
 export class ContextClient implements ContextPort {
   constructor(private readonly memoryUrl: string, private readonly knowledgeUrl: string, private readonly timeoutMs: number) {}
 
-  /** Memories of (tenant, user, agent) relevant to `query`. Never throws. */
+  /**
+   * Memories relevant to `query` for the turn: the agent's own and the user's memories with no
+   * agent or session (memory's `POST /v1/memory/prefetch`; `/v1/memory/search` matches the agent
+   * exactly, so memories a user stored without an agent never reached a chat). Never throws.
+   */
   async memories(query: string, scope: { tenant_id: string; user_id: string; agent_id?: string }, headers: Record<string, string>, limit = 5): Promise<ContextOutcome> {
     try {
-      const r = await callJson(`${this.memoryUrl}/v1/memory/search`, { body: { query, scope, limit }, headers, timeoutMs: this.timeoutMs });
+      const r = await callJson(`${this.memoryUrl}/v1/memory/prefetch`, { body: { query, scope, limit }, headers, timeoutMs: this.timeoutMs });
       const list = (r.body as { memories?: Array<{ content?: unknown; id?: unknown; score?: unknown }> } | null)?.memories;
       if (r.status !== 200 || !Array.isArray(list)) return { available: false, why: `memory answered HTTP ${r.status}` };
       return { available: true, snippets: list.filter((m) => typeof m.content === 'string').map((m) => ({

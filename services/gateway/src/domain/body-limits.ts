@@ -12,6 +12,7 @@
  */
 import type { UpstreamName } from '../../../shared/services.js';
 import { SANDBOX_BODY_LIMIT_BYTES } from '../../../sandbox/src/contracts.js';
+import { NOTIFICATION_BODY_LIMIT } from '../../../agent-runtime/src/contracts.js';
 
 const KiB = 1024;
 const MiB = 1024 * 1024;
@@ -52,6 +53,7 @@ const SERVICE_LIMITS: Readonly<Record<UpstreamName, Limit>> = {
 /** Routes with a `bodyLimit` of their own: service, method and upstream path (as the service routes it). */
 const ROUTE_LIMITS: ReadonlyArray<{ service: UpstreamName; method: string; path: string; limit: Limit }> = [
   { service: 'audit', method: 'POST', path: '/v1/audit/artifacts', limit: fixed(48 * MiB) },
+  { service: 'agent-runtime', method: 'POST', path: '/v1/internal/notifications', limit: fixed(NOTIFICATION_BODY_LIMIT) },
   { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest', limit: knowledgeUpload },
   { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest/text', limit: knowledgeUpload },
   { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest/batch', limit: (s) => Math.max(knowledgeUpload(s), 64 * MiB) },
