@@ -81,6 +81,8 @@ test('bell: the count follows uploads live; the inbox lists them; a click reads 
   await bell.click();
   await page.getByTestId('notif-read-all').click();
   await page.getByTestId('notif-count').waitFor({ state: 'detached', timeout: 10_000 });
+  // The list re-reads after the count: wait for it rather than racing it.
+  await page.locator('.notif-item.unread').first().waitFor({ state: 'detached', timeout: 10_000 });
   assert.equal(await page.locator('.notif-item.unread').count(), 0);
   await page.keyboard.press('Escape');
 

@@ -110,7 +110,7 @@ export async function buildService<Cfg extends CommonServiceConfig, Rt>(
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ...errorOptions,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false, allowUnionTypes: true } },
     ...def.serverOptions?.(cfg),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
   useBoundedJsonParser(app, def.jsonMaxDepth ?? JSON_MAX_DEPTH);
