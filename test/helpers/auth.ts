@@ -13,7 +13,8 @@ import type { HandoffFile, UserRecord } from '../../services/auth/src/domain/por
 import { TokenService, type SigningKey } from '../../services/auth/src/domain/tokens.js';
 import { UserService } from '../../services/auth/src/domain/users.js';
 import { openAuthStore } from '../../services/auth/src/store/auth-store.js';
-import type { AuthConfig } from '../../services/shared/config.js';
+import type { AuthConfig, GatewayConfig } from '../../services/shared/config.js';
+import { gatewayConfig } from './gateway-config.js';
 import { ClientHopSigner, CLIENT_HOP_HEADER } from '../../services/shared/identity/client-hop.js';
 import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
 
@@ -45,6 +46,21 @@ export function authConfig(dataDir: string, over: Partial<AuthConfig> = {}): Aut
     scryptN: 1024,
     ...over,
   };
+}
+
+/**
+ * A gateway configuration in front of a running auth service at `authBase`: same tenant and stamp
+ * keys as `authCfg`, trusting auth's embedded issuer (`ISSUER`, its JWKS), auth routed to it, every
+ * other service a dead port.
+ */
+export function gatewayForAuth(authCfg: AuthConfig, authBase: string): GatewayConfig {
+  const jwksUrl = `${authBase}/.well-known/jwks.json`;
+  const cfg = gatewayConfig('http://127.0.0.1:9', jwksUrl, {
+    tenantId: authCfg.tenantId, principalKeys: authCfg.principalKeys, capTokenKeys: authCfg.capTokenKeys,
+    trustedIssuers: [{ issuer: ISSUER, jwksUrl, algorithms: ['ES256'] }],
+  });
+  cfg.serviceUrls = { ...cfg.serviceUrls, auth: authBase };
+  return cfg;
 }
 
 /** A settable clock (Unix ms). */

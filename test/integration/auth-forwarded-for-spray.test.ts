@@ -20,8 +20,7 @@ import { start as startAuth } from '../../services/auth/src/index.js';
 import { start as startGateway } from '../../services/gateway/src/index.js';
 import { ClientHopSigner } from '../../services/shared/identity/client-hop.js';
 import type { RunningService } from '../../services/shared/runtime.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig, gatewayHop } from '../helpers/auth.js';
-import { gatewayConfig } from '../helpers/gateway-config.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, authConfig, gatewayForAuth, gatewayHop } from '../helpers/auth.js';
 
 /** `loginMaxFailuresPerIp` of the test config: the per-source cap across accounts. */
 const PER_SOURCE = 6;
@@ -37,12 +36,7 @@ describe('auth forwarded-for spray', () => {
   before(async () => {
     auth = await startAuth(authCfg);
     authBase = `http://127.0.0.1:${auth.port}`;
-    const cfg = gatewayConfig('http://127.0.0.1:9', `${authBase}/.well-known/jwks.json`, {
-      tenantId: authCfg.tenantId, principalKeys: authCfg.principalKeys, capTokenKeys: authCfg.capTokenKeys,
-      trustedIssuers: [{ issuer: ISSUER, jwksUrl: `${authBase}/.well-known/jwks.json`, algorithms: ['ES256'] }],
-    });
-    cfg.serviceUrls = { ...cfg.serviceUrls, auth: authBase };
-    gw = await startGateway(cfg);
+    gw = await startGateway(gatewayForAuth(authCfg, authBase));
     gwBase = `http://127.0.0.1:${gw.port}`;
   });
   after(async () => {

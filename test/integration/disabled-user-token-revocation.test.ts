@@ -15,8 +15,7 @@ import { start as startAuth } from '../../services/auth/src/index.js';
 import { start as startGateway } from '../../services/gateway/src/index.js';
 import { servicePrincipal, signStamp, type Principal } from '../../services/shared/identity/principal.js';
 import type { RunningService } from '../../services/shared/runtime.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig } from '../helpers/auth.js';
-import { gatewayConfig } from '../helpers/gateway-config.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ISSUER, authConfig, gatewayForAuth } from '../helpers/auth.js';
 
 /** The bound the issue asks for: a revoked token stops working within this many ms. */
 const BOUND_MS = 5000;
@@ -32,12 +31,7 @@ describe('disabled user token revocation', () => {
   before(async () => {
     auth = await startAuth(authCfg);
     authBase = `http://127.0.0.1:${auth.port}`;
-    const cfg = gatewayConfig('http://127.0.0.1:9', `${authBase}/.well-known/jwks.json`, {
-      tenantId: authCfg.tenantId, principalKeys: authCfg.principalKeys, capTokenKeys: authCfg.capTokenKeys,
-      trustedIssuers: [{ issuer: ISSUER, jwksUrl: `${authBase}/.well-known/jwks.json`, algorithms: ['ES256'] }],
-    });
-    cfg.serviceUrls = { ...cfg.serviceUrls, auth: authBase };
-    gw = await startGateway(cfg);
+    gw = await startGateway(gatewayForAuth(authCfg, authBase));
     base = `http://127.0.0.1:${gw.port}`;
   });
   after(async () => {
