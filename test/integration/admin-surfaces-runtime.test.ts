@@ -77,7 +77,8 @@ test('a profile matched on the principal\'s groups restricts /v1/tools; roles an
     const eff = (await h.call('GET', '/v1/admin/roles/effective?groups=Night,Finance', undefined, ADMIN)).body as { tools: string[]; agents: string[]; enforced: string[] };
     assert.deepEqual(eff.tools, ['calculator', 'get_current_time']);
     assert.deepEqual(eff.agents, ['default']);
-    assert.deepEqual(eff.enforced, ['tools']);
+    assert.deepEqual(eff.enforced, ['tools', 'agents', 'knowledge']);
+
   } finally {
     for (const p of [finance, clock]) await h.call('DELETE', `/v1/admin/roles/profiles/${(p.body as { id: string }).id}`, undefined, ADMIN);
   }
@@ -126,4 +127,29 @@ test('errors in the last hour and AgentOps come from the runtime\'s turn records
   assert.equal(c.items.length, 6);
   assert.equal(c.items.find((i) => i.id === 'provider_default_model')!.state, 'warning');
   assert.equal(((await h.call('GET', '/v1/admin/policies', undefined, ADMIN)).body as PoliciesSummary).guardrail.state, 'unavailable');
+});
+
+test('a profile naming agents gates the agent a chat runs (403 agent_not_allowed); a profile naming none leaves every agent', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const withGroups = (groups: string[]): Record<string, string> => {
+    const p: Principal = { id: 'user-a', tenant_id: 'acme', roles: ['user'], groups, auth_method: 'upstream_oidc', iat: now, exp: now + 300 };
+    return { 'x-svc-principal': signStamp(p, h.cfg.principalKeys) };
+  };
+  const night = await h.call('POST', '/v1/admin/roles/profiles', { name: 'Night agents', groups: ['Night'], agents: ['default'] }, ADMIN);
+  const finance = await h.call('POST', '/v1/admin/roles/profiles', { name: 'Finance tools', groups: ['Finance'], tools: ['calculator'] }, ADMIN);
+  assert.equal(night.status, 201);
+  try {
+    // Agents: a profile naming agents gates the agent a chat runs; no profile naming any, every agent.
+    const chatAs = (groups: string[], agentId?: string): Promise<Response> => fetch(`${h.url}/v1/chat`, {
+      method: 'POST', headers: { ...withGroups(groups), 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], ...(agentId ? { agent_id: agentId } : {}) }),
+    });
+    const refused = await chatAs(['Night'], 'contracts-reviewer');
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { code: string }).code, 'agent_not_allowed');
+    assert.equal((await chatAs(['Night'])).status, 200, 'the default agent is opened by the profile');
+    assert.equal((await chatAs(['Finance'], 'contracts-reviewer')).status, 200, 'Finance names no agents: not restricted');
+  } finally {
+    for (const p of [night, finance]) await h.call('DELETE', `/v1/admin/roles/profiles/${(p.body as { id: string }).id}`, undefined, ADMIN);
+  }
 });

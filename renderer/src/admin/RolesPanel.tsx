@@ -2,8 +2,8 @@
  * Admin → Roles (issue 13 item 8; `GET /v1/admin/roles`, `/v1/admin/roles/profiles`): the fixed
  * roles, the group -> role map, and the permission profiles that decide which agents, tools and
  * knowledge a role or group may use. A profile applies when the caller's roles or groups intersect;
- * effective access is the union. Tools are enforced (the tool list and chat); agents and knowledge
- * are recorded for now.
+ * effective access is the union. Tools gate the tool list and chat, agents the chat, knowledge every
+ * knowledge read (search, lists, documents, the chat's grounding).
  */
 import { useState, type FormEvent } from 'react';
 import { invalidate, useQuery } from '../api/cache';
@@ -122,7 +122,7 @@ export function RolesPanel() {
               : 'No group → role map is set (SVC_GROUP_ROLE_MAP).'}
           </p>
           <h2>Permission profiles</h2>
-          <p className="small muted">A profile applies to whoever holds one of its roles or groups; access is the union of the profiles that apply. When a profile names tools, only those tools are offered (in the tool list and in chat); with no such profile every tool is. Agents and knowledge are recorded, not enforced yet.</p>
+          <p className="small muted">A profile applies to whoever holds one of its roles or groups; access is the union of the profiles that apply. When a profile names tools, only those tools are offered (in the tool list and in chat); with no such profile every tool is. Agents work the same way for chats. Knowledge (tags or audiences) narrows what a user can search, open and have answers grounded on to those items, besides their own; admins are never narrowed.</p>
           {v.profiles.length === 0 ? <div className="empty-box"><p>No permission profiles: everyone may use every tool.</p></div> : (
             <table className="table">
               <thead><tr><th>Profile</th><th>Applies to</th><th>Tools</th><th>Agents</th><th>Knowledge</th><th><span className="sr-only">Actions</span></th></tr></thead>

@@ -38,6 +38,8 @@ import { TrackedChatEngine, TurnTracker } from './domain/admin/turn-tracker.js';
 import { adminSurfaces } from './domain/admin/wiring.js';
 import { adminRoutes } from './routes/admin.js';
 import { accessRoutes } from './routes/admin-access.js';
+import { KnowledgeAccessClient } from '../../knowledge/src/client.js';
+import { KnowledgeScopeSync } from './domain/admin/knowledge-sync.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { ConversationRuns } from './domain/conversations/runs.js';
@@ -117,7 +119,8 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     });
     const engine = new TrackedChatEngine(turnTracker, {
       settings: cfg, sessions: store.sessions, conversations, model, guardrail, context, audit, events, tools, approvals,
-      policyRules: (tenantId) => policies.rules(tenantId), toolGate: (t, who) => permissionProfiles.toolGate(t, who), serviceUrls: cfg.serviceUrls,
+      policyRules: (tenantId) => policies.rules(tenantId), toolGate: (t, who) => permissionProfiles.toolGate(t, who),
+      agentGate: (t, who) => permissionProfiles.agentGate(t, who), serviceUrls: cfg.serviceUrls,
       serviceCall: (headers, signal) => serviceCaller(cfg.serviceUrls, headers, signal), log: logger,
       attachments: new AttachmentClient(cfg.serviceUrls.knowledge, cfg.serviceUrls.sandbox), contextRecords: workspace.contextRecords,
       profile: profiles,
@@ -142,7 +145,13 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
       approvals, stats: store.turnStats, tracker: turnTracker, policies, defaultAgentId: cfg.defaultAgentId,
     });
     await ctx.app.register(adminRoutes, { tenantId, ...admin });
-    await ctx.app.register(accessRoutes, { tenantId, profiles: permissionProfiles });
+    // The knowledge service narrows reads by the profiles' knowledge from a pushed copy (issue 13 item 8).
+    const knowledgeSync = new KnowledgeScopeSync({
+      port: new KnowledgeAccessClient({ baseUrl: cfg.serviceUrls.knowledge, tenantId, principalKeys: cfg.principalKeys }), profiles: permissionProfiles, log: logger,
+    });
+    ctx.onClose(() => knowledgeSync.close());
+    ctx.background('knowledge-profile-sync', () => { void knowledgeSync.push(tenantId); });
+    await ctx.app.register(accessRoutes, { tenantId, profiles: permissionProfiles, sync: knowledgeSync });
     await ctx.app.register(conversationRoutes, { tenantId, enabled: cfg.conversationsEnabled, conversations, runs: conversationRuns });
     await ctx.app.register(notificationRoutes, { tenantId, notifications: notifications.inbox, producers: cfg.notificationProducers });
     await ctx.app.register(profileRoutes, { tenantId, profiles });

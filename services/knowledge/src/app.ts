@@ -14,6 +14,7 @@ import { TurnEventClient } from '../../shared/events/turn-events.js';
 import { createEmbedder } from '../../embedder/src/index.js';
 import { NotificationsClient } from '../../agent-runtime/src/client.js';
 import { KNOWLEDGE_ERRORS, type KnowledgeConfig, type KnowledgeRuntime } from './contracts.js';
+import { AccessProfiles } from './domain/access-profiles.js';
 import { Audiences } from './domain/audiences.js';
 import { DocumentNotices } from './domain/document-notices.js';
 import { Documents } from './domain/documents.js';
@@ -26,6 +27,7 @@ import { StatusReport } from './domain/status.js';
 import { Visibility } from './domain/visibility.js';
 import { Wiki } from './domain/wiki.js';
 import { WorkerPreparer } from './parsing/worker-preparer.js';
+import { accessRoutes } from './routes/access.js';
 import { audienceRoutes } from './routes/audiences.js';
 import { documentRoutes } from './routes/documents.js';
 import { ingestRoutes } from './routes/ingest.js';
@@ -70,7 +72,9 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
     const vectors = notices.watchVectors(store.vectors);
     const pump = new EmbeddingPump({ tenantId, chunks, vectors, jobs, embedder, logger });
     const indexer = new Indexer({ chunks, vectors, embedder, settings: cfg, pump, logger });
-    const visibility = new Visibility({ tenantId, audiences, documents });
+    // Permission profiles pushed by the agent runtime narrow what a restricted caller reads (issue 13 item 8).
+    const access = new AccessProfiles(store.accessProfiles, tenantId);
+    const visibility = new Visibility({ tenantId, audiences, documents, scopes: access });
     // Documents are parsed in worker threads, bounded in time, memory and number (issue 11 item 5);
     // closed before the store, so a parse cut short leaves its document for the next start.
     const preparer = new WorkerPreparer({
@@ -92,5 +96,6 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
     await app.register(searchRoutes, { search: new Search({ visibility, chunks, vectors, embedder, indexer, settings: cfg, events }), status });
     await app.register(wikiRoutes, { wiki: new Wiki({ tenantId, wiki, audiences, visibility }) });
     await app.register(audienceRoutes, { audiences: new Audiences({ tenantId, audiences, tx }) });
+    await app.register(accessRoutes, { access });
   },
 });

@@ -32,6 +32,8 @@
  *   `PUT /v1/knowledge/admin/audiences/:tag/members` `{user_ids}` (admin) -> 200 `Audience & {user_ids}`;
  *   `GET /v1/knowledge/admin/audiences/:tag/members` (admin) -> 200 `{tag, user_ids}`
  * - `GET /v1/knowledge/status` -> 200 `KnowledgeStatus` (dense on/off and why, counts, re-embedding progress)
+ * - `PUT /v1/internal/knowledge/access-profiles` `AccessProfilesPut` (the agent runtime's service principal only) -> 200
+ *   `AccessProfilesSynced`; 403 `service_account_required` for anyone else (issue 13 item 8)
  */
 export * from './contracts/common.js';
 export * from './contracts/ingest.js';
@@ -39,3 +41,4 @@ export * from './contracts/documents.js';
 export * from './contracts/search.js';
 export * from './contracts/wiki.js';
 export * from './contracts/audiences.js';
+export * from './contracts/access.js';

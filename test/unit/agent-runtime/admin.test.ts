@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applies, effectiveAccess, matchesAny, PermissionProfiles, toolGate } from '../../../services/agent-runtime/src/domain/admin/profiles.js';
+import { agentGate, applies, effectiveAccess, matchesAny, PermissionProfiles, toolGate } from '../../../services/agent-runtime/src/domain/admin/profiles.js';
 import { aggregate, AgentOpsService, percentile, windowDays } from '../../../services/agent-runtime/src/domain/admin/agentops.js';
 import { statRow, TurnTracker } from '../../../services/agent-runtime/src/domain/admin/turn-tracker.js';
 import { indexSection, MissionControlService, sandboxSection, spendSection } from '../../../services/agent-runtime/src/domain/admin/mission-control.js';
@@ -42,10 +42,17 @@ test('profiles apply on intersecting roles or groups; effective access is the un
   assert.deepEqual(e.profiles.map((p) => p.name), ['users', 'finance', 'quiet']);
   assert.deepEqual(e.tools, ['calc*', 'get_current_time']);
   assert.deepEqual(e.agents, ['default']);
-  assert.deepEqual(e.knowledge, { audiences: ['staff'], tags: null });
+  assert.deepEqual(e.knowledge, { audiences: ['staff'], tags: [] }, 'restricted: only documents shared with staff (no tag opens any)');
+  assert.deepEqual(e.enforced, ['tools', 'agents', 'knowledge']);
+  assert.deepEqual(effectiveAccess(all, { roles: ['admin'] }).knowledge, { audiences: null, tags: null }, 'no applying profile names knowledge');
   assert.equal(effectiveAccess(all, { roles: ['user', 'admin'] }).tools, null, '* in the union: every tool');
   assert.equal(effectiveAccess(all, { roles: ['guest'] }).tools, null, 'no applying profile: not restricted');
   assert.equal(effectiveAccess([quiet], { roles: ['user'] }).tools, null, 'a profile naming no tools restricts nothing');
+
+  const agents = agentGate(all, { roles: ['user'], groups: ['Finance'] })!;
+  assert.equal(agents('default'), true);
+  assert.equal(agents('contracts-reviewer'), false);
+  assert.equal(agentGate(all, { roles: ['user'] }), null, 'no applying profile names agents: every agent');
 
   const gate = toolGate(all, { roles: ['user'], groups: ['Finance'] })!;
   assert.equal(gate('calculator'), true);

@@ -5,8 +5,10 @@
  * apply. It decides which agents, tools and knowledge a group may use:
  * - `tools`: tool names, `prefix*` globs or `*`. When at least one applying profile names tools,
  *   only the union is offered (`GET /v1/tools` and the chat's tool list); no such profile = every tool.
- * - `agents`: agent ids or `*` (stored and shown in the effective access; only the default agent exists).
- * - `knowledge`: `{audiences?, tags?}` (stored and shown; retrieval does not filter on it yet).
+ * - `agents`: agent ids, `prefix*` or `*`: a chat naming another agent is refused 403 `agent_not_allowed`.
+ * - `knowledge`: `{audiences?, tags?}`: beyond their own items, a caller reads (searches, lists, opens,
+ *   and the chat grounds on) only items carrying one of the tags or shared with one of the audiences;
+ *   admins are never narrowed. The knowledge service applies it from a copy the runtime pushes.
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { OrNull, Timestamp } from './atoms.js';
@@ -92,7 +94,7 @@ export const EffectiveAccessSchema = Type.Object({
   tools: OrNull(Type.Array(Type.String())),
   agents: OrNull(Type.Array(Type.String())),
   knowledge: Type.Object({ audiences: OrNull(Type.Array(Type.String())), tags: OrNull(Type.Array(Type.String())) }),
-  /** What the runtime enforces today: `tools` on `GET /v1/tools` and in chat; `agents` and `knowledge` are advisory. */
+  /** What is enforced: `tools` (`GET /v1/tools`, chat), `agents` (chat), `knowledge` (every knowledge read). */
   enforced: Type.Array(Type.String()),
 });
 /** Effective access of a caller. */

@@ -53,6 +53,8 @@ export const AGENT_RUNTIME_ERRORS = {
   payload_too_deep: 400,
   /** A permission profile that does not exist in the tenant (issue 13 item 8). */
   permission_profile_not_found: 404,
+  /** A chat names an agent the caller's permission profiles do not open (issue 13 item 8). */
+  agent_not_allowed: 403,
   /** A permission profile name already used in the tenant. */
   permission_profile_name_taken: 409,
   /** No pending profile draft to accept or dismiss (issue 13 item 2). */

@@ -15,19 +15,22 @@ import { requireRole } from '../../../shared/kit/principal.js';
 import {
   EffectiveAccessSchema, EffectiveQuerySchema, IdParams, NoContent, PermissionProfileSchema, ProfileInputSchema, ProfileListSchema, RolesViewSchema,
 } from '../contracts.js';
+import type { KnowledgeScopeSync } from '../domain/admin/knowledge-sync.js';
 import type { PermissionProfiles } from '../domain/admin/profiles.js';
 import type { RouteScope } from './identity.js';
 
 /** Options of the role routes. */
 export interface AccessRoutesOptions extends RouteScope {
   profiles: PermissionProfiles;
+  /** Pushes the list to the knowledge service after each change (waited for, never throws). */
+  sync?: KnowledgeScopeSync;
 }
 
 /** `a,b , c` -> `['a', 'b', 'c']`. */
 const csv = (s: string | undefined): string[] => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
 
 /** Register the role and permission profile routes. */
-export const accessRoutes: FastifyPluginAsyncTypebox<AccessRoutesOptions> = async (app, { tenantId, profiles }) => {
+export const accessRoutes: FastifyPluginAsyncTypebox<AccessRoutesOptions> = async (app, { tenantId, profiles, sync }) => {
   // Before validation: a user learns nothing about bodies or queries, only 403 `admin_required`.
   app.addHook('preValidation', async (req) => { requireRole(req, 'admin'); });
   const tenantOf = (req: FastifyRequest): string => requireRole(req, 'admin').tenant_id || tenantId;
@@ -41,7 +44,9 @@ export const accessRoutes: FastifyPluginAsyncTypebox<AccessRoutesOptions> = asyn
 
   app.post('/v1/admin/roles/profiles', { schema: { body: ProfileInputSchema, response: { 201: PermissionProfileSchema } } }, async (req, reply) => {
     const p = requireRole(req, 'admin');
-    return reply.code(201).send(profiles.create(p.tenant_id || tenantId, req.body, p.id));
+    const created = profiles.create(p.tenant_id || tenantId, req.body, p.id);
+    await sync?.push(p.tenant_id || tenantId);
+    return reply.code(201).send(created);
   });
 
   app.get('/v1/admin/roles/profiles/:id', { schema: { params: IdParams, response: { 200: PermissionProfileSchema } } },
@@ -49,11 +54,14 @@ export const accessRoutes: FastifyPluginAsyncTypebox<AccessRoutesOptions> = asyn
 
   app.put('/v1/admin/roles/profiles/:id', { schema: { params: IdParams, body: ProfileInputSchema, response: { 200: PermissionProfileSchema } } }, async (req) => {
     const p = requireRole(req, 'admin');
-    return profiles.replace(p.tenant_id || tenantId, req.params.id, req.body, p.id);
+    const replaced = profiles.replace(p.tenant_id || tenantId, req.params.id, req.body, p.id);
+    await sync?.push(p.tenant_id || tenantId);
+    return replaced;
   });
 
   app.delete('/v1/admin/roles/profiles/:id', { schema: { params: IdParams, response: { 204: NoContent } } }, async (req, reply) => {
     profiles.remove(tenantOf(req), req.params.id);
+    await sync?.push(tenantOf(req));
     return reply.code(204).send(null);
   });
 };

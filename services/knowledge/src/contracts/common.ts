@@ -67,6 +67,7 @@ export interface KnowledgeRuntime {
  * | `not_owner` | 403 | a change of an item the caller may read but not manage |
  * | `wiki_topic_conflict` | 409 | the topic belongs to a page the caller cannot change |
  * | `job_not_found` | 404 | no such job, or not the caller's |
+ * | `service_account_required` | 403 | an internal route called by anyone but the agent runtime's service principal |
  */
 export const KNOWLEDGE_ERRORS = {
   ingestion_failed: 422,
@@ -77,6 +78,7 @@ export const KNOWLEDGE_ERRORS = {
   not_owner: 403,
   wiki_topic_conflict: 409,
   job_not_found: 404,
+  service_account_required: 403,
 } as const satisfies ErrorTable;
 
 /** A code of `KNOWLEDGE_ERRORS`, or a common one. */

@@ -7,6 +7,7 @@
  * Visibility (spec "Knowledge" visibility table) of documents and chunks is applied by the stores
  * on every read path that takes a `Viewer`, so it can run inside the database's query.
  */
+import type { KnowledgeProfile, KnowledgeScope } from '../../../shared/identity/access-profiles.js';
 import type { DocumentStatus, VisibilityMode } from '../contracts.js';
 import type { DocFormat } from './parsers.js';
 import type { PreparedDocument } from './prepare.js';
@@ -22,6 +23,11 @@ export interface Viewer {
   admin: boolean;
   /** Audience tags the viewer belongs to (memberships plus principal groups). */
   audiences: string[];
+  /**
+   * What the viewer's permission profiles open (issue 13 item 8): beyond their own items, only items
+   * carrying one of `scope.tags` or shared with one of `scope.audiences`. Absent or null: not narrowed.
+   */
+  scope?: KnowledgeScope | null;
 }
 
 /** A new document. */
@@ -197,6 +203,16 @@ export interface VectorIndex {
 
 /** An audience row with its member count. */
 export interface AudienceRow { tag: string; description: string | null; created_at: string; updated_at: string; member_count: number }
+
+/** A permission profile as the agent runtime pushed it (roles, groups and the knowledge it opens). */
+export interface AccessProfileRow extends KnowledgeProfile { id: string; roles: string[]; groups: string[] }
+
+/** The tenant's permission profiles as far as knowledge is concerned (issue 13 item 8). */
+export interface AccessProfileStore {
+  list(tenantId: string): AccessProfileRow[];
+  /** Replace the tenant's whole list (one transaction) and note when. */
+  replace(tenantId: string, rows: readonly AccessProfileRow[], at: string): void;
+}
 
 /** Audiences (tenant-local groups) and their members. */
 export interface AudienceStore {

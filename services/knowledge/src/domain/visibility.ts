@@ -4,6 +4,7 @@
  * and the wiki read rule. Documents and chunks are filtered by the stores with the same table
  * (store/visibility-sql.ts); every read path goes through one of the two.
  */
+import type { KnowledgeScope } from '../../../shared/identity/access-profiles.js';
 import type { Principal } from '../../../shared/identity/principal.js';
 import { ADMIN_ROLES, TAG_PATTERN, type VisibilityMode } from '../contracts.js';
 
@@ -78,9 +79,10 @@ export function resolveGovernance(p: Principal, body: GovernanceInput): Governan
   return { visibility, audiences, grants, owner };
 }
 
-/** True when `v` may read the wiki page `w` (the visibility table, applied to a page). */
+/** True when `v` may read the wiki page `w` (the visibility table, applied to a page, then the viewer's profile scope on its tags and audiences). */
 export function canReadWiki(v: Viewer, w: WikiRow): boolean {
   if (v.admin || w.owner_user_id === v.userId) return true;
+  if (v.scope && !w.tags.some((t) => v.scope!.tags.includes(t)) && !w.audience_tags.some((t) => v.scope!.audiences.includes(t))) return false;
   const inAudience = w.audience_tags.some((t) => v.audiences.includes(t));
   if (w.visibility_mode === 'shared') return w.audience_tags.length === 0 || inAudience;
   if (w.visibility_mode === 'restricted') return inAudience || w.user_grants.includes(v.userId);
@@ -92,6 +94,8 @@ export interface VisibilityDeps {
   tenantId: string;
   audiences: AudienceStore;
   documents: DocumentStore;
+  /** The permission-profile scope of a principal (issue 13 item 8); absent = never narrowed. */
+  scopes?: { scopeOf(p: Principal): KnowledgeScope | null };
 }
 
 /** Viewers and document access of one tenant. */
@@ -102,7 +106,7 @@ export class Visibility {
   viewerOf(p: Principal): Viewer {
     const audiences = new Set(this.d.audiences.ofUser(this.d.tenantId, p.id));
     for (const g of p.groups ?? []) audiences.add(g);
-    return { tenantId: this.d.tenantId, userId: p.id, admin: isAdmin(p), audiences: [...audiences] };
+    return { tenantId: this.d.tenantId, userId: p.id, admin: isAdmin(p), audiences: [...audiences], scope: this.d.scopes?.scopeOf(p) ?? null };
   }
 
   /** A document the caller may read. @throws DomainError `not_found` (absent and invisible answer the same). */

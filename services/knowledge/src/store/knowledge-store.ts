@@ -1,10 +1,11 @@
 /**
  * The knowledge service's SQLite store (`<dbDir>/knowledge.sqlite`, migrations `migrations/knowledge/`,
  * sqlite-vec loaded): the only code of the service that opens the database. One store per table
- * group (documents, chunks, vectors, audiences, wiki, jobs), each implementing its interface of
+ * group (documents, chunks, vectors, audiences, wiki, jobs, access profiles), each implementing its interface of
  * `domain/ports.ts`, plus a transaction helper.
  */
 import { openStore, type Store } from '../../../shared/db/store.js';
+import { SqliteAccessProfileStore } from './access-profiles.js';
 import { SqliteAudienceStore } from './audiences.js';
 import { SqliteChunkStore } from './chunks.js';
 import { SqliteDocumentStore } from './documents.js';
@@ -15,7 +16,7 @@ import { SqliteWikiStore } from './wiki.js';
 /** All table groups of the knowledge store, plus `tx`, `isOpen` and `close`. */
 export type KnowledgeStore = Store<{
   documents: SqliteDocumentStore; chunks: SqliteChunkStore; vectors: SqliteVectorIndex;
-  audiences: SqliteAudienceStore; wiki: SqliteWikiStore; jobs: SqliteJobStore;
+  audiences: SqliteAudienceStore; wiki: SqliteWikiStore; jobs: SqliteJobStore; accessProfiles: SqliteAccessProfileStore;
 }>;
 
 /**
@@ -26,5 +27,6 @@ export function openKnowledgeStore(dbDir: string, migrationsDir: string): Knowle
   return openStore({ dbDir, store: 'knowledge', migrationsDir }, (db) => ({
     documents: new SqliteDocumentStore(db), chunks: new SqliteChunkStore(db), vectors: new SqliteVectorIndex(db),
     audiences: new SqliteAudienceStore(db), wiki: new SqliteWikiStore(db), jobs: new SqliteJobStore(db),
+    accessProfiles: new SqliteAccessProfileStore(db),
   }));
 }

@@ -6,9 +6,14 @@
  *   `groups` among the caller's groups (the signed principal's `groups`);
  * - tools: when at least one applying profile names tools, the caller may use only the union of them
  *   (names, `prefix*` globs, `*` = every tool); when none does, every tool (as without profiles);
- * - agents and knowledge: the same union, reported in the effective access (not enforced: only the
- *   default agent exists, and knowledge retrieval applies its own visibility).
+ * - agents: the same union gates the agent a chat runs (403 `agent_not_allowed`, domain/chat/prepare.ts);
+ * - knowledge: the audiences and tags the applying profiles name; the knowledge service narrows every
+ *   read of a restricted caller to them (its own documents excepted), from the copy `KnowledgeScopeSync`
+ *   pushes to it after each change (the pure rule is services/shared/identity/access-profiles.ts).
  */
+import {
+  knowledgeScopeOf, matchesAny, profileApplies, unionOfNamed, type AccessSubject,
+} from '../../../../shared/identity/access-profiles.js';
 import { ulidFactory } from '../../../../shared/identity/ulid.js';
 import type { EffectiveAccess, PermissionProfile, ProfileInput, RolesView } from '../../contracts.js';
 import { ROLE_DESCRIPTIONS } from '../../contracts.js';
@@ -18,8 +23,8 @@ import type { ProfileRow, ProfileStore } from './ports.js';
 
 const nextId = ulidFactory();
 
-/** Who asks: the principal's roles and groups. */
-export interface AccessSubject { roles?: readonly string[]; groups?: readonly string[] }
+export type { AccessSubject };
+export { matchesAny };
 
 
 /** Parse a JSON list column (anything else: empty). */
@@ -46,22 +51,7 @@ export function profileView(r: ProfileRow): PermissionProfile {
 
 /** Whether `profile` applies to `who` (roles or groups intersect). */
 export function applies(profile: Pick<PermissionProfile, 'roles' | 'groups'>, who: AccessSubject): boolean {
-  const roles = who.roles ?? [];
-  const groups = who.groups ?? [];
-  return profile.roles.some((r) => roles.includes(r)) || profile.groups.some((g) => groups.includes(g));
-}
-
-/** Whether `name` matches one of `patterns` (exact, `prefix*`, or `*`). */
-export function matchesAny(patterns: readonly string[], name: string): boolean {
-  return patterns.some((p) => p === '*' || p === name || (p.endsWith('*') && name.startsWith(p.slice(0, -1))));
-}
-
-/** Union of a list field over the profiles that name it; null when none does (not restricted). */
-function unionOf(profiles: readonly PermissionProfile[], pick: (p: PermissionProfile) => readonly string[] | undefined): string[] | null {
-  const named = profiles.map(pick).filter((l): l is readonly string[] => !!l && l.length > 0);
-  if (!named.length) return null;
-  const all = [...new Set(named.flat())].sort();
-  return all.includes('*') ? null : all;
+  return profileApplies(profile, who);
 }
 
 /** The effective access of `who` under `profiles` (pure). */
@@ -69,11 +59,23 @@ export function effectiveAccess(profiles: readonly PermissionProfile[], who: Acc
   const on = profiles.filter((p) => applies(p, who));
   return {
     profiles: on.map((p) => ({ id: p.id, name: p.name })),
-    tools: unionOf(on, (p) => p.tools),
-    agents: unionOf(on, (p) => p.agents),
-    knowledge: { audiences: unionOf(on, (p) => p.knowledge.audiences), tags: unionOf(on, (p) => p.knowledge.tags) },
-    enforced: ['tools'],
+    tools: unionOfNamed(on, (p) => p.tools),
+    agents: unionOfNamed(on, (p) => p.agents),
+    knowledge: knowledgeView(profiles, who),
+    enforced: ['tools', 'agents', 'knowledge'],
   };
+}
+
+/** The knowledge part of the effective access: null lists = not restricted (the knowledge service's rule). */
+function knowledgeView(profiles: readonly PermissionProfile[], who: AccessSubject): EffectiveAccess['knowledge'] {
+  const scope = knowledgeScopeOf(profiles, who);
+  return scope ? { audiences: scope.audiences, tags: scope.tags } : { audiences: null, tags: null };
+}
+
+/** The agent gate of `who` (pure): null when not restricted, else whether an agent id is allowed. */
+export function agentGate(profiles: readonly PermissionProfile[], who: AccessSubject): ((agentId: string) => boolean) | null {
+  const agents = effectiveAccess(profiles, who).agents;
+  return agents === null ? null : (id) => matchesAny(agents, id);
 }
 
 /** The tool gate of `who` (pure): null when not restricted. */
@@ -149,6 +151,11 @@ export class PermissionProfiles {
   /** Effective access of `who` in the tenant. */
   effective(tenantId: string, who: AccessSubject): EffectiveAccess {
     return effectiveAccess(this.list(tenantId), who);
+  }
+
+  /** The agent gate of `who` in the tenant (null: every agent). */
+  agentGate(tenantId: string, who: AccessSubject): ((agentId: string) => boolean) | null {
+    return agentGate(this.list(tenantId), who);
   }
 
   /** The tool gate of `who` in the tenant (null: every tool). */

@@ -14,9 +14,18 @@ import { nextId, type ChatDeps, type PreparedTurn, type TurnIdentity } from './t
 /**
  * Validate `req` for `who` and resolve its session.
  * @throws DomainError `invalid_request` (last message not the user's, empty content), `session_not_found`,
- *   the conversation codes of `ConversationPort.bind` (`conversation_id`, `conversation: true`).
+ *   the conversation codes of `ConversationPort.bind` (`conversation_id`, `conversation: true`),
+ *   `agent_not_allowed` (403) when the caller's permission profiles do not open the agent (issue 13 item 8).
  */
-export function prepareTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations'>, req: ChatRequest, who: TurnIdentity): PreparedTurn {
+export function prepareTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations' | 'agentGate'>, req: ChatRequest, who: TurnIdentity): PreparedTurn {
+  const prepared = resolveTurn(d, req, who);
+  const gate = d.agentGate?.(who.tenantId, who) ?? null;
+  if (gate && !gate(prepared.agentId)) throw runtimeError('agent_not_allowed', `your permission profiles do not open the agent "${prepared.agentId}"`);
+  return prepared;
+}
+
+/** The session and agent of `req` (validated, nothing written). */
+function resolveTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations'>, req: ChatRequest, who: TurnIdentity): PreparedTurn {
   const last = req.messages[req.messages.length - 1];
   if (!last || last.role !== 'user') throw invalidField('the last message must have role "user"', 'body.messages');
   for (const [i, m] of req.messages.entries()) {

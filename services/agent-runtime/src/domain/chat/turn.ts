@@ -48,6 +48,8 @@ export interface ChatDeps {
   tools: ToolRegistry;
   /** Policy rules in force for a tenant (config + admin). */
   policyRules(tenantId: string): SourcedRule[];
+  /** The agents the caller's permission profiles allow (issue 13 item 8); absent or null = every agent. */
+  agentGate?(tenantId: string, who: TurnIdentity): ((agentId: string) => boolean) | null;
   /** The tools the caller's permission profiles allow (issue 13 item 8); absent or null = every tool. */
   toolGate?(tenantId: string, who: TurnIdentity): ToolGate | null;
   approvals: ApprovalCenter;
