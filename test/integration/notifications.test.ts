@@ -214,7 +214,9 @@ test('approval waiting: a tool call that needs approval notifies its user once, 
     assert.equal((await list({ id: 'user-2' })).items.length, 0);
     assert.equal((await h.call('POST', `/v1/user/approvals/${a.id}/approve`)).status, 200);
     await streaming;
-    assert.equal((await list()).items.filter((x) => x.kind === 'approval_waiting').length, 1);
+    const settled = (await list()).items.filter((x) => x.kind === 'approval_waiting');
+    assert.equal(settled.length, 1);
+    assert.ok(settled[0]!.read_at, 'the decided approval\'s notice is read: nothing waits any more');
   } finally {
     await h.call('DELETE', '/v1/admin/policies/tools/calculator', undefined, ADMIN);
   }

@@ -27,6 +27,7 @@ export class SqliteNotificationStore implements NotificationStore {
       get: db.prepare('SELECT * FROM notifications WHERE id = ? AND tenant_id = ? AND user_id = ?'),
       markRead: db.prepare('UPDATE notifications SET read_at = ? WHERE id = ? AND tenant_id = ? AND user_id = ? AND read_at IS NULL'),
       markAll: db.prepare('UPDATE notifications SET read_at = ? WHERE tenant_id = ? AND user_id = ? AND read_at IS NULL'),
+      markKey: db.prepare('UPDATE notifications SET read_at = ? WHERE tenant_id = ? AND user_id = ? AND idempotency_key = ? AND read_at IS NULL'),
     };
     this.addTx = db.transaction((row: NotificationRow, maxPerUser: number): AddOutcome => {
       const seen = this.original(row);
@@ -62,6 +63,10 @@ export class SqliteNotificationStore implements NotificationStore {
 
   markAllRead(tenantId: string, userId: string, at: string): number {
     return this.s.markAll.run(at, tenantId, userId).changes;
+  }
+
+  markReadByKey(tenantId: string, userId: string, key: string, at: string): number {
+    return this.s.markKey.run(at, tenantId, userId, key).changes;
   }
 
   private original(row: NotificationRow): NotificationRow | undefined {

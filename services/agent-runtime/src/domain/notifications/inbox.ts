@@ -117,6 +117,11 @@ export class Notifications {
     return marked;
   }
 
+  /** The matter a notification announced is settled (an approval decided): mark it read, by its idempotency key. */
+  settle(o: Owner, key: string): void {
+    if (this.d.store.markReadByKey(o.tenantId, o.userId, key, this.now().toISOString())) this.countChanged(o.tenantId, o.userId);
+  }
+
   /** Follow the owner's notifications: the current unread count at once, then every change. @returns stop. */
   follow(o: Owner, l: StreamListener): () => void {
     const stop = this.d.hub.subscribe(o.tenantId, o.userId, l);

@@ -46,4 +46,6 @@ export interface NotificationStore {
   markRead(id: string, tenantId: string, userId: string, at: string): NotificationRow | undefined;
   /** Mark every unread notification of the user read. @returns how many changed. */
   markAllRead(tenantId: string, userId: string, at: string): number;
+  /** Mark the user's unread notification of idempotency key `key` read (the matter it announced is settled). @returns how many changed (0 or 1). */
+  markReadByKey(tenantId: string, userId: string, key: string, at: string): number;
 }

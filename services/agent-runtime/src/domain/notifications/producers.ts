@@ -46,18 +46,29 @@ export function approvalNotice(row: ApprovalRow): NotificationCreate {
   };
 }
 
+/** Told when an approval is decided, with the owner and the idempotency key of its notice. */
+export type Settle = (tenantId: string, userId: string, key: string) => void;
+
 /**
- * `store` with an `approval_waiting` notice after each pending approval it inserts; every other
- * call goes to `store` unchanged (a Proxy, so methods the port gains later pass through).
+ * `store` with an `approval_waiting` notice after each pending approval it inserts, and, when `settle`
+ * is given, the notice marked read once the approval is decided (by anyone: nothing waits any more);
+ * every other call goes to `store` unchanged (a Proxy, so methods the port gains later pass through).
  */
-export function noticingApprovals(store: ApprovalStore, notify: Notify): ApprovalStore {
+export function noticingApprovals(store: ApprovalStore, notify: Notify, settle?: Settle): ApprovalStore {
   const insert = (row: ApprovalRow): void => {
     store.insert(row);
     if (row.status === 'pending') notify(approvalNotice(row));
   };
+  const decide: ApprovalStore['decide'] = (id, tenantId, ...rest) => {
+    const decided = store.decide(id, tenantId, ...rest);
+    const row = decided && settle ? store.get(id, tenantId) : undefined;
+    if (row) settle!(row.tenant_id, row.user_id, approvalNotice(row).idempotency_key!);
+    return decided;
+  };
   return new Proxy(store, {
     get(target, prop) {
       if (prop === 'insert') return insert;
+      if (prop === 'decide') return decide;
       const v = Reflect.get(target, prop, target) as unknown;
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },

@@ -1,6 +1,6 @@
 /**
  * The runtime's notifications as app.ts wires them (issue 13 item 1): the inbox over its store and
- * the live hub, and the runtime's own producer (approval waiting) in front of the approval store.
+ * the live hub, and the runtime's own producer (approval waiting, read once decided) in front of the approval store.
  */
 import type { AgentRuntimeSettings } from '../../contracts.js';
 import type { ApprovalStore } from '../ports.js';
@@ -26,5 +26,8 @@ export function openNotifications(
 ): RuntimeNotifications {
   const inbox = new Notifications({ store, hub: new NotificationHub(), maxPerUser: settings.notificationsMaxPerUser, producers: settings.notificationProducers });
   const notify = softNotify((n) => inbox.deliver(RUNTIME_PRODUCER, n), log);
-  return { inbox, approvals: (s) => noticingApprovals(s, notify) };
+  const settle = (tenantId: string, userId: string, key: string): void => {
+    try { inbox.settle({ tenantId, userId }, key); } catch (err) { log.warn({ err: err instanceof Error ? err.message : String(err) }, 'approval notice not marked read'); }
+  };
+  return { inbox, approvals: (s) => noticingApprovals(s, notify, settle) };
 }
