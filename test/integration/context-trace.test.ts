@@ -133,3 +133,14 @@ test('the overview lists the turn among the user\'s recent turns, not among anot
   const theirs = await api(bob, 'GET', '/v1/overview');
   assert.deepEqual((theirs.body as { recent_activity: { turns: unknown[] } }).recent_activity.turns, []);
 });
+
+test('deleting a chat deletes the context records of its turns', async () => {
+  const chat = await api(bob, 'POST', '/v1/chat', { messages: [{ role: 'user', content: 'Remember nothing of this.' }] });
+  assert.equal(chat.status, 200, JSON.stringify(chat.body));
+  const body = chat.body as { session_id: string; receipt: { turn_id: string } | null };
+  const turnId = body.receipt?.turn_id ?? chat.headers.get('x-svc-turn-id');
+  assert.equal((await api(bob, 'GET', `/v1/context/turns/${turnId}`)).status, 200);
+  assert.ok((await api(bob, 'DELETE', `/v1/sessions/${body.session_id}`)).status < 300);
+  assert.equal((await api(bob, 'GET', `/v1/context/turns/${turnId}`)).status, 404, 'the record went with the chat');
+  assert.deepEqual(((await api(bob, 'GET', '/v1/overview')).body as { recent_activity: { turns: unknown[] } }).recent_activity.turns, []);
+});
