@@ -36,3 +36,19 @@ export async function login(url: string, username: string, password: string): Pr
   if (r.status !== 200) throw new Error(`login failed: ${r.status} ${await r.text()}`);
   return (await r.json() as { access_token: string }).access_token;
 }
+
+/** A JSON answer of `callJson`: status, parsed body (text when not JSON) and headers. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
+export interface JsonAnswer { status: number; body: any; headers: Headers }
+
+/** Call `baseUrl + path` with a bearer `token` and an optional JSON body; never throws on a status. */
+export async function callJson(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<JsonAnswer> {
+  const r = await fetch(baseUrl + path, {
+    method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await r.text();
+  let parsed: unknown = text;
+  try { parsed = text ? JSON.parse(text) : null; } catch { /* text */ }
+  return { status: r.status, body: parsed, headers: r.headers };
+}

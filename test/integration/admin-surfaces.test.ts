@@ -7,7 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, login, startStack, type TestStack } from '../helpers/stack.js';
+import { ADMIN, login, startStack, type TestStack, callJson, type JsonAnswer } from '../helpers/stack.js';
 import { startScriptedLlm, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../helpers/scripted-llm.js';
 import { multipart } from '../helpers/embedder/documents.js';
 import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
@@ -18,17 +18,8 @@ let llm: ScriptedLlm;
 let admin: string;
 let user: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
-async function api(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const r = await fetch(stack.url + path, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await r.text();
-  let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : null; } catch { /* text */ }
-  return { status: r.status, body: parsed };
-}
+/** Call the stack's gateway as `token`. */
+const api = (token: string, method: string, path: string, body?: unknown): Promise<JsonAnswer> => callJson(stack.url, token, method, path, body);
 
 /** A model that calls the calculator when asked to calculate, then answers with what the tool said. */
 function script(r: RecordedRequest): ScriptedReply {

@@ -7,7 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, login, startStack, type TestStack } from '../helpers/stack.js';
+import { ADMIN, login, startStack, type TestStack, callJson, type JsonAnswer } from '../helpers/stack.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { signStamp, type Principal } from '../../services/shared/identity/principal.js';
 
@@ -19,17 +19,8 @@ const ids: Record<string, string> = {};
 /** The stack's principal keys, so the test can sign a stamp as a service would. */
 const PRINCIPAL_KEY = 'permission-profile-knowledge-test-principal-key-0123456789';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
-async function api(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const r = await fetch(stack.url + path, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await r.text();
-  let parsed: unknown = text;
-  try { parsed = text ? JSON.parse(text) : null; } catch { /* text */ }
-  return { status: r.status, body: parsed };
-}
+/** Call the stack's gateway as `token`. */
+const api = (token: string, method: string, path: string, body?: unknown): Promise<JsonAnswer> => callJson(stack.url, token, method, path, body);
 
 /** Titles of the documents a search for "zebra" finds as `token`. */
 async function found(token: string): Promise<string[]> {
