@@ -16,7 +16,8 @@ import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { basename, join } from 'node:path';
-import { APP_ORIGIN, APP_SCHEME, DEFAULT_EXTERNAL_HOSTS, externalAllowed, isAppUrl, mainWindowOptions, navigationAllowed, permissionAllowed, windowOpenDecision } from './security.js';
+import { APP_ORIGIN, APP_SCHEME, DEFAULT_EXTERNAL_HOSTS, externalAllowed, gatewayCertificateVerdict, isAppUrl, mainWindowOptions, navigationAllowed, permissionAllowed, windowOpenDecision } from './security.js';
+import { fingerprintOfPem, tlsFingerprintOf } from '../../services/shared/identity/tls-cert.js';
 import { appProtocolHandler } from './protocol.js';
 import { openSecretStore } from './secrets.js';
 import { handoffReader } from './handoff.js';
@@ -103,6 +104,16 @@ async function start(): Promise<void> {
   sup = new Supervisor(stack, { log });
   const gatewayUrl = await sup.start();
   log(`ready ${gatewayUrl} (data ${stack.dataDir})`);
+  // Off loopback the gateway serves HTTPS with its own certificate (issue 14 item 7): trust exactly
+  // that one, for the gateway's address only.
+  if (gatewayUrl.startsWith('https:')) {
+    const pinned = tlsFingerprintOf(stack.dataDir);
+    session.defaultSession.setCertificateVerifyProc((req, cb) => {
+      let fp: string | null = null;
+      try { fp = fingerprintOfPem(req.certificate.data); } catch { /* unparsable: Chromium decides */ }
+      cb(gatewayCertificateVerdict(gatewayUrl, pinned, req.hostname, fp));
+    });
+  }
 
   const secrets = await openSecretStore({ service: 'svc-workstation', dir: stack.dataDir, wrapper: safeStorage, log });
   protocol.handle(APP_SCHEME, appProtocolHandler({ rendererDir: RENDERER_DIR, gatewayUrl, fetch: (u, init) => net.fetch(u, init as RequestInit) }));

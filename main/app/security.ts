@@ -107,3 +107,16 @@ export function permissionAllowed(permission: string, requestingUrl: string | un
 export function windowOpenDecision(url: string, hosts: readonly string[] = DEFAULT_EXTERNAL_HOSTS): { action: 'deny'; openExternal: boolean } {
   return { action: 'deny', openExternal: externalAllowed(url, hosts) };
 }
+
+/**
+ * The shell's certificate verdict for a TLS connection of its session (issue 14 item 7): a gateway
+ * bound off loopback serves HTTPS with its own (usually self-signed) certificate, and the shell
+ * reaches it at `gatewayUrl`. Exactly that certificate (`pinned`, its SHA-256 fingerprint) on the
+ * gateway's host is trusted (0); anything else gets Chromium's own verdict (-3).
+ */
+export function gatewayCertificateVerdict(gatewayUrl: string, pinned: string | null, hostname: string, fingerprint: string | null): 0 | -3 {
+  let gw: URL;
+  try { gw = new URL(gatewayUrl); } catch { return -3; }
+  const host = gw.hostname.replace(/^\[|\]$/g, '');
+  return gw.protocol === 'https:' && pinned !== null && fingerprint === pinned && hostname.replace(/^\[|\]$/g, '') === host ? 0 : -3;
+}

@@ -20,6 +20,7 @@ import {
 import { ACCOUNT_ROLES, isAccountRole } from '../../services/shared/identity/principal-types.js';
 import { ConfigError, bool, int, isPlaceholder, list, secret, str, type Env } from './env.js';
 import { readServiceSettings, type ServiceSettings } from './services/index.js';
+import { isLoopbackHost, lanAddresses, lanPublicHost, tlsFiles } from './lan.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
 } from '../../services/shared/config.js';
@@ -37,7 +38,10 @@ export interface StackConfig {
   logLevel: string;
   /** Requested ports; 0 = pick a free one. */
   ports: Record<ServiceName, number>;
-  /** SVC_PUBLIC_URL, or null to derive `http://{host}:{gateway port}`. */
+  /**
+   * SVC_PUBLIC_URL, or null to derive it: `http://{host}:{gateway port}` on loopback,
+   * `https://{LAN address}:{gateway port}` for any other bind host (issue 14 item 7).
+   */
   publicUrl: string | null;
   tenantId: string;
   authEnabled: boolean;
@@ -54,6 +58,9 @@ export interface StackConfig {
     groupRoleMap: Record<string, string[]>;
     trustProxy: boolean;
     allowedHosts: string[];
+    /** The operator's TLS certificate and key (SVC_TLS_CERT_FILE, SVC_TLS_KEY_FILE), used off loopback. */
+    tlsCertFile: string | null;
+    tlsKeyFile: string | null;
   };
   auth: {
     bootstrapAdminEmail: string | null;
@@ -64,6 +71,8 @@ export interface StackConfig {
     loginMaxFailuresPerIp: number;
     loginThrottleWindowSeconds: number;
     scryptN: number;
+    secondFactorEnforced: boolean;
+    challengeTtlSeconds: number;
   };
   audit: {
     signingKey: string;
@@ -267,6 +276,7 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
       groupRoleMap: parseGroupRoleMap(str(env, 'SVC_GROUP_ROLE_MAP')),
       trustProxy: bool(env, 'SVC_TRUST_PROXY', false),
       allowedHosts: list(str(env, 'SVC_ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
+      ...tlsFiles(env),
     },
     auth: {
       bootstrapAdminEmail,
@@ -277,6 +287,9 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
       loginMaxFailuresPerIp: int(env, 'SVC_LOGIN_MAX_FAILURES_PER_IP', 20, 1, 100_000),
       loginThrottleWindowSeconds: int(env, 'SVC_LOGIN_THROTTLE_WINDOW_SECONDS', 900, 1, 86_400),
       scryptN,
+      // Issue 14: the phone second factor's policy default and challenge lifetime.
+      secondFactorEnforced: bool(env, 'SVC_2FA_ENFORCED', false),
+      challengeTtlSeconds: int(env, 'SVC_2FA_CHALLENGE_TTL_SECONDS', 120, 10, 3600),
     },
     audit: {
       signingKey,
@@ -318,12 +331,18 @@ export type ServiceConfigs = { gateway: GatewayConfig; auth: AuthConfig; audit: 
  */
 export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>): ServiceConfigs {
   const urlHost = stack.host === '0.0.0.0' || stack.host === '::' ? '127.0.0.1' : stack.host;
+  // Off loopback only the gateway faces the network, over HTTPS, and the public URL names its LAN
+  // address (issue 14 item 7); every other service stays on loopback, reachable only through it.
+  const lan = !isLoopbackHost(stack.host);
+  const internalHost = lan ? '127.0.0.1' : stack.host;
   const serviceUrls = {} as Record<ServiceName, string>;
-  for (const name of SERVICE_NAMES) serviceUrls[name] = `http://${urlHost}:${ports[name]}`;
-  const publicUrl = stack.publicUrl ?? serviceUrls.gateway;
+  for (const name of SERVICE_NAMES) serviceUrls[name] = `http://${lan ? internalHost : urlHost}:${ports[name]}`;
+  const addresses = lan ? lanAddresses() : [];
+  if (lan) serviceUrls.gateway = `https://${urlHost}:${ports.gateway}`;
+  const publicUrl = stack.publicUrl ?? (lan ? `https://${lanPublicHost(stack.host, addresses)}:${ports.gateway}` : serviceUrls.gateway);
   const common = (service: ServiceName): CommonServiceConfig => ({
     service,
-    host: stack.host,
+    host: service === 'gateway' ? stack.host : internalHost,
     port: ports[service],
     env: stack.env,
     dataDir: stack.dataDir,
@@ -342,7 +361,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
   const out = {} as Record<ServiceName, AnyServiceConfig>;
   for (const name of SERVICE_NAMES) {
     if (name === 'gateway') {
-      const { externalIssuers, ...gw } = stack.gateway;
+      const { externalIssuers, tlsCertFile, tlsKeyFile, ...gw } = stack.gateway;
       const g: GatewayConfig = {
         ...common('gateway'),
         service: 'gateway',
@@ -359,6 +378,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         tokenCacheMax: 50_000,
         rendererDir: stack.rendererDir,
         upstreamBodySettings: { guardrailMaxBodyBytes: stack.extras.guardrail.maxBodyBytes, knowledgeMaxUploadBytes: stack.extras.knowledge.maxUploadBytes },
+        tls: lan ? { certFile: tlsCertFile, keyFile: tlsKeyFile, hosts: [...new Set([new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''), ...addresses])] } : null,
       };
       out[name] = g;
     } else if (name === 'auth') {

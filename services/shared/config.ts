@@ -88,6 +88,20 @@ export interface GatewayConfig extends CommonServiceConfig {
   tokenCacheMax: number;
   /** Built renderer served at `/`, when present. */
   rendererDir: string | null;
+  /**
+   * HTTPS on the LAN (issue 14 item 7): set when `SVC_BIND_HOST` is not loopback, null = plain HTTP
+   * (loopback, as before). `certFile`/`keyFile`: the operator's PEM files (SVC_TLS_CERT_FILE,
+   * SVC_TLS_KEY_FILE), or null for the self-signed pair generated under `<dataDir>/tls/`, whose SAN
+   * lists `hosts` (the LAN addresses and the public URL's host).
+   */
+  tls?: GatewayTlsConfig | null;
+}
+
+/** The gateway's TLS settings (services/shared/identity/tls-cert.ts). */
+export interface GatewayTlsConfig {
+  certFile: string | null;
+  keyFile: string | null;
+  hosts: string[];
 }
 
 /** Auth slice: local accounts and the embedded issuer `{publicUrl}/auth`. */
@@ -116,6 +130,10 @@ export interface AuthConfig extends CommonServiceConfig {
   externalIdps: Array<{ name: string; issuer: string }>;
   /** scrypt cost parameter N (power of two). */
   scryptN: number;
+  /** Default of the second-factor policy for non-admin users (SVC_2FA_ENFORCED; an admin's setting overrides it; issue 14). Default false. */
+  secondFactorEnforced?: boolean;
+  /** Lifetime of a login challenge, seconds (SVC_2FA_CHALLENGE_TTL_SECONDS; issue 14). Default 120. */
+  challengeTtlSeconds?: number;
 }
 
 /** Audit slice (spec: "Audit signing keys", "Limits"). */

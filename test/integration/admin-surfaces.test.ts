@@ -209,11 +209,13 @@ test('onboarding checklist: every item with a live state, a detail and a fix lin
     assert.ok(by[id]!.detail.length > 10, id);
     assert.ok(by[id]!.fix?.href.startsWith('/admin/'), id);
   }
-  for (const id of ['phone_paired', 'backup_set']) {
-    assert.equal(by[id]!.state, 'todo');
-    assert.match(by[id]!.detail, /not available yet/i);
-    assert.equal(by[id]!.fix, null);
-  }
+  // The phone (issue 14): the admin has paired none yet, so todo with the page that pairs one.
+  assert.equal(by.phone_paired!.state, 'todo');
+  assert.match(by.phone_paired!.detail, /pair a phone/i);
+  assert.deepEqual(by.phone_paired!.fix, { label: 'Pair a phone', href: '/account' });
+  assert.equal(by.backup_set!.state, 'todo');
+  assert.match(by.backup_set!.detail, /not available yet/i);
+  assert.equal(by.backup_set!.fix, null);
   assert.equal(c.total, 6);
   assert.equal(c.done, c.items.filter((i) => i.state === 'done').length);
 });

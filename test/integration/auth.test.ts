@@ -75,7 +75,7 @@ describe('auth service with a bootstrap admin', () => {
   it('publishes its config, idps and discovery documents', async () => {
     const conf = await c.call('GET', '/v1/auth/config');
     assert.equal(conf.status, 200);
-    assert.deepEqual(conf.body, { passwordLoginEnabled: true, installerHandoffPending: false, issuer: ISSUER, secondFactor: { available: false } });
+    assert.deepEqual(conf.body, { passwordLoginEnabled: true, installerHandoffPending: false, issuer: ISSUER, secondFactor: { available: true, enforced: false } });
     const idps = await c.call('GET', '/v1/auth/idps');
     assert.deepEqual(idps.body, { items: [{ name: 'corp', issuer: 'https://idp.example.test/realms/corp' }] });
     const oidc = await c.call('GET', '/.well-known/openid-configuration');

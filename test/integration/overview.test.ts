@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, login, startStack, type TestStack } from '../helpers/stack.js';
+import { SimDevice } from '../helpers/second-factor.js';
 import { startScriptedLlm, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../helpers/scripted-llm.js';
 import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
 import type { ApprovalView, IntegrationStatusList, Overview } from '../../services/agent-runtime/src/contracts.js';
@@ -128,4 +129,27 @@ test('overview: every section present, the provider healthy from the router, rec
   } finally {
     await api(admin, 'DELETE', '/v1/admin/policies/tools/calculator');
   }
+});
+
+test('the phone (issue 14): pairing one makes the integration connected and the admin\'s onboarding item done; revoking it undoes both', async () => {
+  const status = async (token: string): Promise<IntegrationStatusList['items'][number] | undefined> =>
+    (await api<IntegrationStatusList>(token, 'GET', '/v1/user/integrations/status')).body.items.find((i) => i.kind === 'phone');
+  const phoneItem = async (): Promise<{ state: string; detail: string }> =>
+    (await api<{ items: Array<{ id: string; state: string; detail: string }> }>(admin, 'GET', '/v1/admin/onboarding/checklist')).body.items.find((i) => i.id === 'phone_paired')!;
+  assert.equal((await phoneItem()).state, 'todo');
+
+  const pairing = await api<{ enrollment_url: string }>(admin, 'POST', '/v1/account/devices/pairing', {});
+  assert.equal(pairing.status, 201, JSON.stringify(pairing.body));
+  const phone = await SimDevice.create();
+  assert.equal((await phone.pair(stack.url, pairing.body.enrollment_url, 'Desk phone')).status, 201);
+
+  const connected = await status(admin);
+  assert.equal(connected?.state, 'connected');
+  assert.match(connected!.detail ?? '', /1 phone paired \(Desk phone\)/);
+  assert.equal((await status(user))?.state, 'not_configured', 'another user\'s phone is not theirs');
+  assert.equal((await phoneItem()).state, 'done');
+
+  assert.ok((await api(admin, 'DELETE', `/v1/account/devices/${phone.device_id}`)).status < 300);
+  assert.equal((await status(admin))?.state, 'not_configured');
+  assert.equal((await phoneItem()).state, 'todo');
 });

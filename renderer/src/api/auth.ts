@@ -1,7 +1,7 @@
 /** Sign-in operations: password login, the desktop's installer handoff, sign-out. */
 import { ApiError, api, errorOf } from './http';
 import { tokens } from './tokens';
-import type { AuthConfigView, TokenResponse } from './types';
+import type { AuthConfigView, LoginChallengeAnswer, TokenResponse } from './types';
 import { desktop } from '../desktop';
 
 /** Messages for the auth service's stable codes (contracts.ts `AuthErrorCode`). */
@@ -13,13 +13,21 @@ export function signInMessage(err: unknown): string {
     case 'account_disabled': return 'This account is disabled. Ask an administrator.';
     case 'password_login_disabled': return 'Password sign-in is switched off on this server.';
     case 'invalid_request': return 'Enter a username and a password.';
+    case 'challenge_throttled': return 'Too many sign-in requests were sent to your phone. Wait a few minutes, then try again.';
     case 'network_error': return 'The server cannot be reached. Check that the stack is running.';
     default: return err.status >= 500 ? 'The server had a problem signing you in. Try again shortly.' : err.message;
   }
 }
 
-/** `POST /v1/auth/login`. A 202 (second factor) is reported as an error: the web UI has no 2FA yet. @throws ApiError */
-export async function login(username: string, password: string): Promise<void> {
+/** What a password login led to: signed in, or a second factor to complete (202, no token yet). */
+export type LoginOutcome = { kind: 'signedIn' } | { kind: 'secondFactor'; challenge: LoginChallengeAnswer };
+
+/**
+ * `POST /v1/auth/login`. 200: the tokens are adopted and the app signed in. 202 (issue 14 item 3):
+ * the account has a second factor; the answer carries the challenge (number to show, methods) and no
+ * token. @throws ApiError
+ */
+export async function login(username: string, password: string): Promise<LoginOutcome> {
   let res: Response;
   try {
     res = await fetch('/v1/auth/login', {
@@ -28,10 +36,11 @@ export async function login(username: string, password: string): Promise<void> {
   } catch {
     throw new ApiError(0, 'network_error', 'network');
   }
-  if (res.status === 202) throw new ApiError(202, 'second_factor_required', 'This account needs a second factor; approve it on your paired phone, then sign in again.');
+  if (res.status === 202) return { kind: 'secondFactor', challenge: await res.json() as LoginChallengeAnswer };
   if (!res.ok) throw await errorOf(res);
   await tokens.accept(await res.json() as TokenResponse);
   tokens.signedIn();
+  return { kind: 'signedIn' };
 }
 
 /** First run of the desktop app: exchange the installer-handoff id for an admin's tokens. */

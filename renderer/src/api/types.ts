@@ -5,6 +5,10 @@
  */
 export type { TokenResponse, AuthConfigView, ProfileView, UserView, UserPage, CreateUserInput, AuthErrorCode } from '../../../services/auth/src/contracts.js';
 export type {
+  DeviceView, DeviceList, PairingCreated, PairingStatus, RecoveryCodes, RecoveryCodesStatus, ChallengeMethod, ChallengeItem, EnrollResult, AnswerResult,
+} from '../../../services/auth/src/contracts.js';
+export type { LoginChallengeAnswer, Login2faPending } from '../../../services/gateway/src/contracts.js';
+export type {
   ReceiptObject, ReceiptDetail, ReceiptBundle, ProofExport, ReceiptVerifyResponse, ReceiptListItem, ChainReport, ChainCheck, LeafEvent, SuffixRow, EnvelopeRecord,
 } from '../../../services/audit/src/contracts.js';
 export type {

@@ -1,6 +1,7 @@
 /**
  * The app frame: resumes a session (stored refresh token, or the desktop's installer handoff on
- * first run), then shows sign-in or the signed-in shell with its client-side routes.
+ * first run, which then offers to pair a phone at `/account/welcome`), then shows sign-in or the
+ * signed-in shell with its client-side routes.
  */
 import { Suspense, lazy, useEffect } from 'react';
 import { useApp } from '../store';
@@ -21,6 +22,7 @@ const MemoryPage = lazy(() => import('../memory/MemoryPage'));
 const ProfilePage = lazy(() => import('../profile/ProfilePage'));
 const OverviewPage = lazy(() => import('../overview/OverviewPage'));
 const NotificationsPage = lazy(() => import('../notifications/NotificationsPage'));
+const AccountPage = lazy(() => import('../account/AccountPage'));
 
 export function App() {
   const status = useApp((s) => s.authStatus);
@@ -35,8 +37,12 @@ export function App() {
     const onPop = (): void => useApp.getState().pathChanged(location.pathname);
     window.addEventListener('popstate', onPop);
     void (async () => {
-      if (await tokens.resume() || await tryInstallerHandoff()) useApp.getState().signedIn();
-      else if (useApp.getState().authStatus === 'booting') useApp.getState().signedOut(null);
+      if (await tokens.resume()) useApp.getState().signedIn();
+      else if (await tryInstallerHandoff()) {
+        // First run (DESIGN.md "Identity"): the installer's administrator is offered to pair a phone.
+        useApp.getState().navigated('/account/welcome', { replace: true });
+        useApp.getState().signedIn();
+      } else if (useApp.getState().authStatus === 'booting') useApp.getState().signedOut(null);
     })();
     return () => { off(); window.removeEventListener('popstate', onPop); };
   }, []);
@@ -56,6 +62,7 @@ export function App() {
         {r.page === 'profile' && <ProfilePage />}
         {r.page === 'overview' && <OverviewPage />}
         {r.page === 'notifications' && <NotificationsPage />}
+        {r.page === 'account' && <AccountPage param={r.param} />}
         {openReceipt && <ReceiptDrawer turnId={openReceipt} />}
       </Suspense>
     </Shell>

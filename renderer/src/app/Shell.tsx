@@ -29,6 +29,7 @@ export function Shell({ page, children }: { page: string; children: ReactNode })
         <div className="who">
           <NotificationBell />
           <Link to="/profile" current={page === 'profile'} className="who-profile"><span title={me.data?.email ? `${me.data.email}: profile and secrets` : 'Profile and secrets'}>{me.data?.display_name || me.data?.email || 'Profile'}</span></Link>
+          <Link to="/account" current={page === 'account'}><span title="Phones, recovery codes and sign-in">Account</span></Link>
           <button type="button" className="link" onClick={signOut}>Sign out</button>
         </div>
       </header>

@@ -1,7 +1,7 @@
 /** The client-side routes: a path to the page it shows and the page's parameter (plain TypeScript, unit-tested in Node). */
 
 /** The pages of the signed-in app. */
-export type PageName = 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory' | 'notifications' | 'overview' | 'profile';
+export type PageName = 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory' | 'notifications' | 'overview' | 'profile' | 'account';
 
 /**
  * Route match: `/chat/:id`, `/receipts/:turn`, `/admin/:tab`, `/knowledge/:id` ...; anything else
@@ -17,6 +17,7 @@ export function route(path: string): { page: PageName; param: string | null } {
     case 'knowledge': return { page: 'knowledge', param };
     case 'memory': return { page: 'memory', param };
     case 'profile': return { page: 'profile', param };
+    case 'account': return { page: 'account', param };
     case 'overview': return { page: 'overview', param };
     case 'notifications': return { page: 'notifications', param };
     default: return { page: 'chat', param: first === 'chat' ? param : null };

@@ -1,9 +1,13 @@
-/** Sign-in: labelled Username and Password fields, a "Sign in" button, errors said plainly. */
+/**
+ * Sign-in: labelled Username and Password fields, a "Sign in" button, errors said plainly; when the
+ * account has a second factor (202, issue 14) the card turns into the phone step (`SecondFactor`).
+ */
 import { useEffect, useState, type FormEvent } from 'react';
 import { authConfig, login, signInMessage } from '../api/auth';
 import { useApp } from '../store';
-import type { AuthConfigView } from '../api/types';
+import type { AuthConfigView, LoginChallengeAnswer } from '../api/types';
 import { useAction } from '../app/use-action';
+import { SecondFactor } from './SecondFactor';
 
 export function SignIn() {
   const reason = useApp((s) => s.signOutReason);
@@ -11,14 +15,28 @@ export function SignIn() {
   const [password, setPassword] = useState('');
   const { busy, error, run, fail } = useAction(signInMessage);
   const [cfg, setCfg] = useState<AuthConfigView | null | undefined>(undefined);
+  const [challenge, setChallenge] = useState<LoginChallengeAnswer | null>(null);
 
   useEffect(() => { void authConfig().then(setCfg); }, []);
 
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     if (!username.trim() || !password) { fail('Enter a username and a password.'); return; }
-    await run(() => login(username.trim(), password));
+    await run(async () => {
+      const out = await login(username.trim(), password);
+      if (out.kind === 'secondFactor') { setPassword(''); setChallenge(out.challenge); }
+    });
   };
+
+  if (challenge) {
+    return (
+      <div className="signin">
+        <section className="card signin-card" aria-labelledby="signin-title">
+          <SecondFactor key={challenge.challenge_id} challenge={challenge} onCancel={() => setChallenge(null)} />
+        </section>
+      </div>
+    );
+  }
 
   const disabled = cfg?.passwordLoginEnabled === false;
   return (

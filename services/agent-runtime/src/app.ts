@@ -115,7 +115,7 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     const vault = new SecretVault({ store: store.secrets, log: logger, openKeyring: () => openDataKeyring(cfg.dataDir, { mode: cfg.secretStore, log: logger }) });
     const workspace = workspaceSurfaces({
       settings: cfg, records: store.contextRecords, sessions: store.sessions, approvals, log: logger,
-      peers: new HttpOverviewPeers({ router: cfg.serviceUrls['inference-router'], knowledge: cfg.serviceUrls.knowledge }),
+      peers: new HttpOverviewPeers({ router: cfg.serviceUrls['inference-router'], knowledge: cfg.serviceUrls.knowledge, auth: cfg.serviceUrls.auth }),
     });
     const engine = new TrackedChatEngine(turnTracker, {
       settings: cfg, sessions: store.sessions, conversations, model, guardrail, context, audit, events, tools, approvals,

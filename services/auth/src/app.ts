@@ -1,23 +1,44 @@
 /**
  * The auth service, as the kit builds it (DESIGN.md "Inside a service"): opens the store, loads or
- * creates the signing key, runs the first-start rules, registers the routes, and prunes expired
- * refresh tokens, old login-throttle state and old revocations in the background.
+ * creates the signing key, runs the first-start rules, wires the phone second factor (issue 14:
+ * devices, pairing, mobile tokens, login challenges, recovery codes, the device channel; audit rows
+ * and notifications through the audit and agent-runtime clients), registers the routes, and prunes
+ * expired refresh tokens, old login-throttle state, old revocations, spent pairings, old challenges
+ * and expired device-proof jtis in the background.
  *
  * This is the model room: every service is a `defineService` whose `setup` only wires stores,
  * domain services and route plugins.
  */
 import { join } from 'node:path';
+import { AuditClient } from '../../audit/src/client.js';
+import { NotificationsClient } from '../../agent-runtime/src/client.js';
 import type { AuthConfig } from '../../shared/config.js';
 import { ClientHopVerifier } from '../../shared/identity/client-hop.js';
+import { tlsFingerprintOf } from '../../shared/identity/tls-cert.js';
 import { defineService } from '../../shared/kit/service.js';
-import { AUTH_ERRORS, HANDOFF_FILE, SIGNING_KEY_FILE, type AuthRuntime } from './contracts.js';
+import { ClientSecurityEvents } from './clients/security-events.js';
+import { AUTH_ERRORS, HANDOFF_FILE, PAIR_PREFIX, SIGNING_KEY_FILE, type AuthRuntime } from './contracts.js';
 import { firstStart } from './domain/bootstrap.js';
+import { ChallengeAnswerService } from './domain/challenge-answers.js';
+import { ChallengeBus } from './domain/challenge-bus.js';
+import { CHALLENGE_TTL_DEFAULT_SECONDS, ChallengeService } from './domain/challenges.js';
+import { DeviceChannel } from './domain/device-channel.js';
+import { DeviceProofVerifier } from './domain/device-proofs.js';
+import { DeviceService } from './domain/devices.js';
+import { EnrollmentService } from './domain/enrollment.js';
 import { HandoffService } from './domain/handoff.js';
 import { LoginService } from './domain/login.js';
+import { MobileTokenService } from './domain/mobile-tokens.js';
 import { PasswordHasher } from './domain/passwords.js';
+import { RecoveryCodeService } from './domain/recovery-codes.js';
 import { RevocationService } from './domain/revocations.js';
+import { PolicyService } from './domain/second-factor-policy.js';
 import { TokenService } from './domain/tokens.js';
 import { UserService } from './domain/users.js';
+import { deviceChannelRoutes } from './routes/device-channel.js';
+import { deviceRoutes } from './routes/devices.js';
+import { loginChallengeRoutes } from './routes/login-challenge.js';
+import { pairingRoutes } from './routes/pairing.js';
 import { publicRoutes } from './routes/public.js';
 import { revocationRoutes } from './routes/revocations.js';
 import { sessionRoutes } from './routes/session.js';
@@ -28,6 +49,12 @@ import { loadOrCreateSigningKey } from './store/signing-key-file.js';
 
 /** How often expired refresh tokens and old login failures are deleted, ms. */
 const PRUNE_INTERVAL_MS = 10 * 60_000;
+
+/** How long finished pairings and login challenges are kept, ms (one day). */
+const SECOND_FACTOR_KEEP_MS = 86_400_000;
+
+/** Longest wait for audit rows and notifications in flight at shutdown, ms. */
+const EVENTS_DRAIN_MS = 2000;
 
 /** The auth service (port 8012): local accounts and the embedded issuer `{public_url}/auth`. */
 export const authService = defineService<AuthConfig, AuthRuntime>({
@@ -51,6 +78,33 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     const revocationList = new RevocationService({ revocations, clock, settings: cfg });
     const userService = new UserService({ users, hasher, tokens, clock });
 
+    // Issue 14: the phone second factor.
+    const { devices, enrollments, challenges, recoveryCodes, proofJtis } = store;
+    const events = new ClientSecurityEvents({
+      audit: new AuditClient({ baseUrl: cfg.serviceUrls.audit, service: 'auth', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys }),
+      notifications: new NotificationsClient({
+        baseUrl: cfg.serviceUrls['agent-runtime'], service: 'auth', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, log: logger,
+      }),
+      tenantId: cfg.tenantId, log: logger,
+    });
+    onClose(() => Promise.race([events.idle(), new Promise<void>((r) => setTimeout(r, EVENTS_DRAIN_MS).unref())]));
+    const bus = new ChallengeBus();
+    const policy = new PolicyService({ policy: store.policy, clock, envDefault: cfg.secondFactorEnforced ?? false });
+    const codes = new RecoveryCodeService({ codes: recoveryCodes, users, events, clock });
+    const deviceService = new DeviceService({ devices, users, codes: recoveryCodes, revocations, policy, events, tx, clock });
+    const mobile = new MobileTokenService({ key, tokens, devices, deviceService, users, tx, clock, settings: cfg });
+    const enrollment = new EnrollmentService({
+      key, enrollments, devices, users, mobile, events, tx, clock, settings: cfg,
+      fingerprint: runtime.tlsFingerprint ?? (() => tlsFingerprintOf(cfg.dataDir)),
+    });
+    const proofs = new DeviceProofVerifier({ devices, jtis: proofJtis, clock, audience: `${cfg.publicUrl}${PAIR_PREFIX}` });
+    const loginChallenges = new ChallengeService({
+      challenges, devices, users, codes, policy, enrollment, events, bus, tx, clock,
+      ttlSeconds: cfg.challengeTtlSeconds ?? CHALLENGE_TTL_DEFAULT_SECONDS,
+    });
+    const answers = new ChallengeAnswerService({ challenges, users, proofs, events, bus, clock });
+    const channel = new DeviceChannel({ proofs, answers, bus, clock });
+
     const bootstrapAdmin = cfg.bootstrapAdminEmail && cfg.bootstrapAdminPassword
       ? { email: cfg.bootstrapAdminEmail, password: cfg.bootstrapAdminPassword } : null;
     const outcome = await firstStart({ users, handoffs, file, handoff, hasher, tx, clock, bootstrapAdmin });
@@ -62,6 +116,9 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
       refresh.pruneExpired(now);
       login.prune(now);
       revocationList.prune(now);
+      enrollments.prune(now - SECOND_FACTOR_KEEP_MS);
+      challenges.prune(now - SECOND_FACTOR_KEEP_MS);
+      proofJtis.prune(now);
     };
     prune();
     background('prune', () => {
@@ -72,9 +129,13 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
       return () => clearInterval(timer);
     });
 
-    await app.register(publicRoutes, { cfg, key, handoff });
+    await app.register(publicRoutes, { cfg, key, handoff, policy });
     await app.register(sessionRoutes, { login, tokens, handoff, hop: new ClientHopVerifier(cfg.principalKeys) });
     await app.register(revocationRoutes, { revocations: revocationList });
     await app.register(userRoutes, { users: userService, issuer: cfg.issuer });
+    await app.register(pairingRoutes, { enrollment, mobile });
+    await app.register(deviceRoutes, { devices: deviceService, codes, policy });
+    await app.register(deviceChannelRoutes, { channel, answers });
+    await app.register(loginChallengeRoutes, { challenges: loginChallenges });
   },
 });

@@ -1,7 +1,9 @@
 /**
- * THE typed HTTP client other services use to call the auth service. Today one call:
- * `revocations(after)`: `GET /v1/internal/auth/revocations?after=` (issue 11 item 9), the list the
- * gateway polls to refuse access tokens of disabled users and revoked sessions before they expire.
+ * THE typed HTTP clients other services use to call the auth service:
+ * - `AuthClient.revocations(after)`: `GET /v1/internal/auth/revocations?after=` (issue 11 item 9), the
+ *   list the gateway polls to refuse access tokens of disabled users and revoked sessions before they expire;
+ * - `LoginChallengeClient` (issue 14 item 3): the gateway's second-factor calls `required`, `create`,
+ *   `verify` (`/login-challenge*`, service principal `service:gateway` only).
  *
  * Calls carry `X-Svc-Principal` of `service:<service>` from the one cached service stamp
  * (`services/shared/identity/service-stamp.ts`). Imports only services/shared, undici and auth's
@@ -9,7 +11,11 @@
  */
 import { request } from 'undici';
 import { serviceStamp } from '../../shared/identity/service-stamp.js';
-import { REVOCATIONS_PATH, type Revocation, type RevocationFeed } from './contracts.js';
+import {
+  LOGIN_CHALLENGE_PATH, LOGIN_CHALLENGE_REQUIRED_PATH, LOGIN_CHALLENGE_VERIFY_PATH, REVOCATIONS_PATH,
+  type LoginChallengeCreate, type LoginChallengeCreated, type LoginChallengeRequired, type LoginChallengeVerdict,
+  type LoginChallengeVerify, type Revocation, type RevocationFeed,
+} from './contracts.js';
 
 /** Default whole-call timeout of an auth call, ms. */
 export const AUTH_CLIENT_TIMEOUT_MS = 3000;
@@ -67,5 +73,90 @@ export class AuthClient {
     const body: unknown = JSON.parse(text);
     if (!isRevocationFeed(body)) throw new Error('auth revocation list has an unexpected shape');
     return body;
+  }
+}
+
+/**
+ * An auth call that did not succeed: `status` and `code` are auth's answer (e.g. 410
+ * `challenge_expired`, 401 `code_invalid`), so a caller can pass them through unchanged; status 503
+ * `service_unavailable` when auth could not be reached or answered something unreadable.
+ */
+export class AuthCallError extends Error {
+  constructor(message: string, readonly status: number, readonly code: string) {
+    super(message);
+    this.name = 'AuthCallError';
+  }
+}
+
+/** Options of a `LoginChallengeClient`: those of `AuthClient` plus an optional shared stamp. */
+export interface LoginChallengeClientOptions extends AuthClientOptions {
+  /** An already cached stamp function (`serviceStamp('gateway', ...)`); default: one made from the options. */
+  stamp?: () => string;
+}
+
+/**
+ * The gateway's second-factor calls to the auth service (issue 14 item 3; spec "Mobile-push second
+ * factor" steps 2-5). Auth refuses every caller but `service:gateway` (403 `forbidden`), so
+ * `service` must be `gateway`.
+ */
+export class LoginChallengeClient {
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly stamp: () => string;
+
+  constructor(opts: LoginChallengeClientOptions) {
+    this.baseUrl = opts.baseUrl;
+    this.timeoutMs = opts.timeoutMs ?? AUTH_CLIENT_TIMEOUT_MS;
+    this.stamp = opts.stamp ?? serviceStamp(opts.service, opts.tenantId, opts.principalKeys);
+  }
+
+  /**
+   * `GET /login-challenge/required?user_id=`: whether `userId`'s login needs a second factor.
+   * @throws AuthCallError (auth's status and code, or 503 `service_unavailable`).
+   */
+  async required(userId: string): Promise<LoginChallengeRequired> {
+    return this.call<LoginChallengeRequired>('GET', `${LOGIN_CHALLENGE_REQUIRED_PATH}?user_id=${encodeURIComponent(userId)}`, undefined, 200);
+  }
+
+  /**
+   * `POST /login-challenge`: open a challenge for a login whose password was verified (201).
+   * @throws AuthCallError 429 `challenge_throttled`, or another of auth's codes, or 503 `service_unavailable`.
+   */
+  async create(input: LoginChallengeCreate): Promise<LoginChallengeCreated> {
+    return this.call<LoginChallengeCreated>('POST', LOGIN_CHALLENGE_PATH, input, 201);
+  }
+
+  /**
+   * `POST /login-challenge/verify`: `{status: "pending"}`, or `{status: "approved", user_id}` exactly once.
+   * @throws AuthCallError 401 `code_invalid`, 403 `challenge_denied`, 409 `challenge_used`,
+   *   410 `challenge_expired`, or 503 `service_unavailable`.
+   */
+  async verify(input: LoginChallengeVerify): Promise<LoginChallengeVerdict> {
+    return this.call<LoginChallengeVerdict>('POST', LOGIN_CHALLENGE_VERIFY_PATH, input, 200);
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, expected: number): Promise<T> {
+    let status: number;
+    let text: string;
+    try {
+      const headers: Record<string, string> = { 'x-svc-principal': this.stamp(), accept: 'application/json' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const res = await request(`${this.baseUrl}${path}`, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+        headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (err) {
+      throw new AuthCallError(`auth unreachable: ${(err as Error).message}`, 503, 'service_unavailable');
+    }
+    let parsed: unknown;
+    try { parsed = text ? JSON.parse(text) : null; } catch { parsed = null; }
+    if (status === expected && parsed !== null && typeof parsed === 'object') return parsed as T;
+    const e = (parsed ?? {}) as { code?: unknown; error?: unknown };
+    if (status >= 400 && status < 500 && typeof e.code === 'string') {
+      throw new AuthCallError(typeof e.error === 'string' ? e.error : e.code, status, e.code);
+    }
+    throw new AuthCallError(`auth answered HTTP ${status}`, 503, 'service_unavailable');
   }
 }

@@ -9,6 +9,10 @@ import { OrNull } from '../../shared/kit/schema.js';
 import { ACCOUNT_ROLES, SERVICE_ROLE, type AuthMethod } from '../../shared/identity/principal-types.js';
 import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
 
+export * from './contracts/login-challenge.js';
+export * from './contracts/devices.js';
+export * from './contracts/pairing.js';
+
 /**
  * Error codes of the auth service and their HTTP statuses, in addition to the shared ones
  * (`invalid_request`, `not_found`, `admin_required`, `principal_missing`, ...). Every error body is
@@ -28,6 +32,22 @@ import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.
  * | `cannot_demote_self` | 409 | an admin tried to disable themself or drop their own admin role |
  * | `role_not_assignable` | 400 | an account was given `service-account`: services are not accounts (issue 11 item 1) |
  * | `role_unknown` | 400 | an account was given a role outside `ACCOUNT_ROLES` (`user`, `admin`, `tenant_admin`, `platform_admin`) |
+ * | `enrollment_token_invalid` | 401 | pairing: the enrollment token is malformed, badly signed, or of another issuer/audience (issue 14) |
+ * | `enrollment_expired` | 410 | pairing: the enrollment token's 2 minutes are over |
+ * | `enrollment_used` | 409 | pairing: the enrollment was already completed (a second use or a replay) |
+ * | `enrollment_not_found` | 404 | `GET /v1/account/devices/pairing/{id}` of an unknown enrollment or another user's |
+ * | `enrollment_limit` | 429 | the user already has 5 pending enrollments |
+ * | `device_proof_invalid` | 401 | a device proof, enrollment proof or answer is malformed, badly signed, expired, for another route, or does not match the enrollment |
+ * | `device_proof_replayed` | 401 | a device proof's `jti` was already used |
+ * | `device_revoked` | 401 | the device was revoked (its proofs, answers and refresh tokens are refused) |
+ * | `device_not_found` | 404 | no such device of this user |
+ * | `challenge_not_found` | 404 | the phone answered an unknown challenge, or one of another user |
+ * | `challenge_expired` | 410 | the login challenge expired (or is unknown to the gateway's verify) |
+ * | `challenge_answered` | 409 | the phone answered a challenge that was already answered |
+ * | `challenge_used` | 409 | an approved challenge was already released once |
+ * | `challenge_denied` | 403 | the login challenge was denied (deny, wrong number, "this wasn't me", too many wrong codes) |
+ * | `challenge_throttled` | 429 | more than 5 login challenges for one user in 10 minutes (push fatigue) |
+ * | `code_invalid` | 401 | a wrong, reused or malformed offline (TOTP) or recovery code |
  */
 export const AUTH_ERRORS = {
   invalid_credentials: 401,
@@ -42,6 +62,22 @@ export const AUTH_ERRORS = {
   cannot_demote_self: 409,
   role_not_assignable: 400,
   role_unknown: 400,
+  enrollment_token_invalid: 401,
+  enrollment_expired: 410,
+  enrollment_used: 409,
+  enrollment_not_found: 404,
+  enrollment_limit: 429,
+  device_proof_invalid: 401,
+  device_proof_replayed: 401,
+  device_revoked: 401,
+  device_not_found: 404,
+  challenge_not_found: 404,
+  challenge_expired: 410,
+  challenge_answered: 409,
+  challenge_used: 409,
+  challenge_denied: 403,
+  challenge_throttled: 429,
+  code_invalid: 401,
 } as const satisfies ErrorTable;
 
 /** A code of `AUTH_ERRORS`, or a common one. */
@@ -126,9 +162,12 @@ export interface AccessTokenClaims {
   name: string;
   realm_access: { roles: string[] };
   groups: string[];
-  auth_method: Extract<AuthMethod, 'password'>;
-  /** Session id: the refresh-token family. */
+  /** `password`, or `mobile` for the tokens of a paired device (issue 14). */
+  auth_method: Extract<AuthMethod, 'password'> | 'mobile';
+  /** Session id: the refresh-token family; for mobile tokens the device id. */
   sid: string;
+  /** Mobile tokens only: the device id. */
+  did?: string;
   /** Unix seconds. */
   iat: number;
   /** Unix seconds: iat + access token TTL. */
@@ -143,7 +182,8 @@ export const AuthConfigViewSchema = Type.Object({
   /** True while an installer-handoff id waits to be exchanged. */
   installerHandoffPending: Type.Boolean(),
   issuer: Type.String(),
-  secondFactor: Type.Object({ available: Type.Boolean() }),
+  /** Issue 14: the phone second factor is available; `enforced` is the policy for non-admin users. */
+  secondFactor: Type.Object({ available: Type.Boolean(), enforced: Type.Boolean() }),
 });
 /** `GET /v1/auth/config`. */
 export type AuthConfigView = Static<typeof AuthConfigViewSchema>;
@@ -268,6 +308,8 @@ export const HANDOFF_FILE = 'installer-handoff.json';
 export interface AuthRuntime {
   /** Test seam: current time, Unix ms. */
   clock?: () => number;
+  /** Test seam: the TLS certificate fingerprint put in enrollment URLs (default: read from the data directory). */
+  tlsFingerprint?: () => string | null;
 }
 
 /** Path of the revocation feed (service principals only; issue 11 item 9). */

@@ -8,7 +8,11 @@
  *   guard, per-tenant limit, turn) and the end-of-turn events;
  * - `gateway-proxy`: the `/*` route, forwarding to the owning services over loopback pools, with
  *   each upstream route's body limit (domain/body-limits.ts);
+ * - `gateway-login`: the password login and its second factor (issue 14 item 3), over a parking
+ *   store for password-verified logins (Redis when `redisUrl` is set, else in-process);
  * - `gateway-status`, `gateway-agui`, `gateway-static`: the gateway-owned answers.
+ *
+ * Off loopback (`cfg.tls`) the server is HTTPS with the LAN certificate (plugins/tls.ts, issue 14 item 7).
  *
  * `/healthz`, `/readyz`, `/metrics`, the `{error, code}` handler and the 404 come from the kit; the
  * gateway stamps principals and so does not verify them (`principal: false`).
@@ -18,20 +22,27 @@ import type { GatewayConfig } from '../../shared/config.js';
 import { durableTurnEvents } from '../../shared/events/outbox.js';
 import { defineService } from '../../shared/kit/service.js';
 import { AuthClient } from '../../auth/src/client.js';
+import { AuthLoginChallenges } from './clients/login-challenges.js';
 import { startRevocationPoll } from './clients/revocation-feed.js';
 import { UpstreamPools } from './clients/upstream.js';
 import { GATEWAY_ERRORS, type GatewayRuntime } from './contracts.js';
 import { BodyLimits } from './domain/body-limits.js';
 import type { IdentitySettings } from './domain/identity.js';
+import type { ChallengeParking } from './domain/ports.js';
+import { SecondFactorGate } from './domain/second-factor.js';
 import { RevocationCheckingValidator, RevocationList } from './domain/revocation-list.js';
 import { TokenValidator } from './domain/token-validator.js';
 import { admissionPlugin, onErrorAnswer } from './plugins/admission.js';
 import { UpstreamProxy } from './plugins/forward.js';
 import { gatewayMetricsPlugin } from './plugins/metrics.js';
 import { proxyPlugin } from './plugins/proxy.js';
+import { applyTls, httpsServerOptions } from './plugins/tls.js';
 import { aguiPlugin } from './routes/agui.js';
+import { loginPlugin } from './routes/login.js';
 import { staticPlugin } from './routes/static.js';
 import { statusPlugin } from './routes/status.js';
+import { MemoryChallengeParking } from './store/challenge-parking.js';
+import { RedisChallengeParking } from './store/challenge-parking-redis.js';
 
 /** How long `close()` waits for queued turn events to reach audit, ms. */
 const EVENT_DRAIN_MS = 5000;
@@ -43,9 +54,10 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
   principal: false,
   countRequests: false,
   bodyLimit: (cfg) => cfg.maxRequestBodyBytes,
-  serverOptions: (cfg) => ({ trustProxy: cfg.trustProxy }),
+  serverOptions: (cfg) => ({ trustProxy: cfg.trustProxy, ...httpsServerOptions(cfg) }),
   errorHooks: () => ({ onErrorAnswer }),
   async setup({ cfg, runtime, logger, app, onClose, background }) {
+    await applyTls(app, cfg, logger);
     const settings: IdentitySettings = {
       tenantId: cfg.tenantId,
       principalKeys: cfg.principalKeys,
@@ -64,7 +76,7 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     let redis: Redis | null = null;
     if (cfg.redisUrl) {
       const r = new (await import('ioredis')).Redis(cfg.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
-      r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (rate limits fail open)'));
+      r.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis error (rate limits fail open, second-factor logins fail closed)'));
       onClose(() => { r.disconnect(); });
       redis = r;
     }
@@ -74,12 +86,27 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     const events = durableTurnEvents(cfg, 'gateway', logger, { batchDelayMs: runtime.turnEventBatchMs });
     onClose(async () => { await events.shutdown(EVENT_DRAIN_MS); });
     const proxy = new UpstreamProxy(pools, settings);
+    // The phone's device channel never ends by itself: cut it rather than wait at shutdown (issue 14).
+    app.addHook('preClose', (done) => { proxy.cutEndless(); done(); });
+    // Password-verified logins wait here for their second factor (issue 14 item 3).
+    let parking: ChallengeParking;
+    if (redis) parking = new RedisChallengeParking(redis, cfg.principalKeys);
+    else {
+      const memory = new MemoryChallengeParking();
+      background('challenge-parking-sweep', () => memory.startSweep());
+      parking = memory;
+    }
+    const gate = new SecondFactorGate({
+      authority: new AuthLoginChallenges({ baseUrl: cfg.serviceUrls.auth, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys }),
+      parking, clock: Date.now,
+    });
 
     await app.register(gatewayMetricsPlugin);
     await app.register(admissionPlugin, { cfg, settings, validator, events, redis });
     await app.register(proxyPlugin, { proxy, bodyLimit: cfg.maxRequestBodyBytes, bodyLimits: new BodyLimits(cfg.upstreamBodySettings) });
     await app.register(statusPlugin, { tenantId: cfg.tenantId, authEnabled: cfg.authEnabled, serviceUrls: cfg.serviceUrls, statusSnapshot: runtime.statusSnapshot });
     await app.register(aguiPlugin, { proxy });
+    await app.register(loginPlugin, { proxy, gate });
     if (cfg.rendererDir) await app.register(staticPlugin, { dir: cfg.rendererDir });
   },
 });

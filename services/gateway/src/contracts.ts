@@ -7,7 +7,9 @@
  * Imports nothing from Node, so the renderer and the Electron shell may import values from it.
  */
 import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
+import { Type, type Static } from '../../shared/kit/typebox.js';
 import type { ServiceStatus } from '../../shared/runtime.js';
+import type { ChallengeMethod } from '../../auth/src/contracts.js';
 
 /** The seven identity headers stripped from every inbound request (spec: "Identity headers"). */
 export const IDENTITY_HEADERS = ['x-user-id', 'x-user-email', 'x-user-roles', 'x-tenant-id', 'x-svc-principal', 'x-svc-turn-id', 'x-svc-cap-token'] as const;
@@ -58,6 +60,10 @@ export const RENDERER_CACHE_CONTROL = { immutable: 'public, max-age=31536000, im
  * | `token_invalid` | 401 | not `Bearer <jws>`, malformed, unsigned, untrusted issuer, bad signature, audience or claims |
  * | `token_expired` | 401 | `exp` passed (beyond the clock tolerance) |
  * | `token_revoked` | 401 | the auth service revoked the token's subject (disabled, password changed) or session (issue 11 item 9) |
+ *
+ * The second-factor codes (issue 14 item 3) are the auth service's answers to
+ * `POST /v1/auth/login/2fa` and `POST /v1/auth/login`, passed through with their statuses; the gateway
+ * itself answers `challenge_expired` when auth released a challenge whose parked login is gone.
  */
 export const GATEWAY_ERRORS = {
   token_missing: 401,
@@ -66,6 +72,16 @@ export const GATEWAY_ERRORS = {
   token_revoked: 401,
   /** A `Host` header that names neither loopback, the public URL's host nor an allowed host. */
   host_not_allowed: 403,
+  /** A wrong offline (TOTP) or recovery code; five wrong codes deny the challenge. */
+  code_invalid: 401,
+  /** The phone denied the login, or the wrong number was picked, or "this wasn't me". */
+  challenge_denied: 403,
+  /** The challenge was already released once. */
+  challenge_used: 409,
+  /** The challenge expired, is unknown, or its parked login is gone. */
+  challenge_expired: 410,
+  /** Too many challenges for the user in ten minutes (push fatigue). */
+  challenge_throttled: 429,
 } as const satisfies ErrorTable;
 
 /** A code of `GATEWAY_ERRORS`, or a common one. */
@@ -103,6 +119,45 @@ export interface BearerValidator {
    */
   validate(token: string): Promise<ValidatedClaims>;
 }
+
+/** Largest body of `POST /v1/auth/login/2fa`, bytes (issue 14 item 3). */
+export const LOGIN_2FA_BODY_LIMIT_BYTES = 4 * 1024;
+
+/** A ULID (Crockford base32, 26 characters): the shape of a challenge id. */
+export const CHALLENGE_ID_PATTERN = '^[0-9A-HJKMNP-TV-Z]{26}$';
+
+/**
+ * `POST /v1/auth/login/2fa` body (DESIGN.md "Request bodies the spec leaves open"): the challenge,
+ * and optionally the phone's offline code (6 digits, RFC 6238) or a recovery code (`xxxx-xxxx-xxxx`).
+ */
+export const Login2faBodySchema = Type.Object({
+  challenge_id: Type.String({ pattern: CHALLENGE_ID_PATTERN }),
+  code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+}, { additionalProperties: false });
+/** `POST /v1/auth/login/2fa` body. */
+export type Login2faBody = Static<typeof Login2faBodySchema>;
+
+/**
+ * The 202 answer of `POST /v1/auth/login` when a second factor is required (DESIGN.md "Identity":
+ * `{challenge_id, methods, number_match?}`; spec "Mobile-push second factor" step 3). No token:
+ * the bundle stays parked under `challenge_id`. `number_match` (10-99) is shown by the browser;
+ * `expires_at` RFC 3339; `enrollment_url` only when `methods` is `["enroll", ...]` (an enforced user
+ * without a device pairs first).
+ */
+export const LoginChallengeAnswerSchema = Type.Object({
+  challenge_id: Type.String(),
+  methods: Type.Array(Type.String()),
+  number_match: Type.Integer({ minimum: 10, maximum: 99 }),
+  expires_at: Type.String(),
+  enrollment_url: Type.Optional(Type.String()),
+});
+/** The 202 answer of `POST /v1/auth/login` under a second factor. */
+export type LoginChallengeAnswer = Omit<Static<typeof LoginChallengeAnswerSchema>, 'methods'> & { methods: ChallengeMethod[] };
+
+/** The 202 answer of `POST /v1/auth/login/2fa` while the phone has not answered. */
+export const Login2faPendingSchema = Type.Object({ status: Type.Literal('pending') });
+/** `{status: "pending"}`. */
+export type Login2faPending = Static<typeof Login2faPendingSchema>;
 
 /** Host hooks and test seams of `start(cfg, runtime)`. */
 export interface GatewayRuntime {

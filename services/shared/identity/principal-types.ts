@@ -5,7 +5,7 @@
  */
 
 /** Authentication method recorded in the principal (spec: Principal.auth_method). */
-export type AuthMethod = 'password' | 'upstream_oidc' | 'upstream_saml' | 'service' | 'anonymous';
+export type AuthMethod = 'password' | 'upstream_oidc' | 'upstream_saml' | 'mobile' | 'service' | 'anonymous';
 
 /** The signed principal (spec: "Principal"). Absent values are omitted. */
 export interface Principal {

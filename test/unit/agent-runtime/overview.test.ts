@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IntegrationRegistry, PHONE_NOT_CONFIGURED, registerBuiltinIntegrations } from '../../../services/agent-runtime/src/domain/integrations.js';
+import { IntegrationRegistry, PHONE_NOT_CONFIGURED, phoneSource, registerBuiltinIntegrations } from '../../../services/agent-runtime/src/domain/integrations.js';
 import { OverviewService, providersFromRoutes, type OverviewPeers, type RouteTarget } from '../../../services/agent-runtime/src/domain/overview.js';
 import { openRuntimeStore } from '../../../services/agent-runtime/src/store/runtime-store.js';
 import type { ApprovalView } from '../../../services/agent-runtime/src/contracts.js';
@@ -107,4 +107,20 @@ test('context record store: one row per turn, read within the tenant only, the u
     store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('phone source: paired phones are connected with when one was last seen; none or only revoked ones are not configured; no answer is an error', async () => {
+  const who = { tenantId: 'acme', userId: 'u', headers: {} };
+  const signal = new AbortController().signal;
+  const of = (items: Array<{ name: string; state: string; last_seen_at: string | null }>): ReturnType<typeof phoneSource> => phoneSource({ devices: async () => ({ ok: true, body: { items } }) });
+  const [connected] = await of([
+    { name: 'Pixel', state: 'paired', last_seen_at: '2026-11-23T10:00:00.000Z' },
+    { name: 'Old', state: 'revoked', last_seen_at: '2026-11-24T10:00:00.000Z' },
+  ])(who, signal);
+  assert.equal(connected!.state, 'connected');
+  assert.match(connected!.detail!, /1 phone paired \(Pixel\); last seen 2026-11-23T10:00/);
+  assert.deepEqual(await of([{ name: 'Old', state: 'revoked', last_seen_at: null }])(who, signal), [PHONE_NOT_CONFIGURED]);
+  const r = new IntegrationRegistry();
+  r.register('phone', phoneSource({ devices: async () => ({ ok: false, error: 'auth did not answer' }) }));
+  assert.equal((await r.status(who))[0]!.state, 'error');
 });

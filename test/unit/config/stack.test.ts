@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadStackConfig, parseGroupRoleMap, serviceConfigs } from '../../../main/config/index.js';
+import { lanAddresses, lanPublicHost } from '../../../main/config/lan.js';
 import { DEFAULT_PORTS, SERVICE_NAMES, type ServiceName } from '../../../services/shared/services.js';
 
 const KEY = 'R4nd0mK3yMaterial-0123456789abcdefXYZ';
@@ -37,6 +38,7 @@ test('defaults of a laptop install with no configuration', () => {
   assert.deepEqual(s.gateway, {
     maxRequestBodyBytes: 26_214_400, rateLimitIpPerMinute: 600, rateLimitTenantPerMinute: 3000, redisUrl: null,
     externalIssuers: [], adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false, allowedHosts: [],
+    tlsCertFile: null, tlsKeyFile: null,
   });
   assert.equal(s.auth.accessTokenTtlSeconds, 900);
   assert.equal(s.auth.refreshTokenTtlSeconds, 30 * 86_400);
@@ -121,16 +123,18 @@ test('serviceConfigs: every slice has the common settings; plain slices carry th
   const ports = {} as Record<ServiceName, number>;
   SERVICE_NAMES.forEach((n, i) => { ports[n] = 30000 + i; });
   const cfgs = serviceConfigs(stack, ports);
+  // Issue 14 item 7: off loopback the gateway serves HTTPS and the public URL names the LAN address.
+  const publicUrl = `https://${lanPublicHost('0.0.0.0', lanAddresses())}:${ports.gateway}`;
   assert.deepEqual(Object.keys(cfgs).sort(), [...SERVICE_NAMES].sort());
   for (const name of SERVICE_NAMES) {
     const c = cfgs[name];
     assert.equal(c.service, name);
     assert.equal(c.port, ports[name]);
-    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.host, name === 'gateway' ? '0.0.0.0' : '127.0.0.1', 'off loopback only the gateway faces the network');
     assert.equal(c.tenantId, 'acme');
     assert.equal(c.dbDir, join(stack.dataDir, 'db'));
-    assert.equal(c.serviceUrls[name], `http://127.0.0.1:${ports[name]}`, 'a wildcard bind is called on loopback');
-    assert.equal(c.publicUrl, `http://127.0.0.1:${ports.gateway}`);
+    assert.equal(c.serviceUrls[name], `${name === 'gateway' ? 'https' : 'http'}://127.0.0.1:${ports[name]}`, 'a wildcard bind is called on loopback');
+    assert.equal(c.publicUrl, publicUrl);
   }
   assert.equal(cfgs.guardrail.deidRetentionHours, 5);
   assert.equal(cfgs.guardrail.classifierTimeoutMs, 3000);
@@ -142,11 +146,13 @@ test('serviceConfigs: every slice has the common settings; plain slices carry th
   assert.equal(Object.isFrozen(knowledge.modelDirs), false);
   const gw = cfgs.gateway;
   assert.equal(gw.service, 'gateway');
-  assert.deepEqual(gw.trustedIssuers.map((i) => i.issuer), [`http://127.0.0.1:${ports.gateway}/auth`, `http://127.0.0.1:${ports.gateway}/dirauth`]);
+  assert.deepEqual(gw.trustedIssuers.map((i) => i.issuer), [`${publicUrl}/auth`, `${publicUrl}/dirauth`]);
+  assert.equal(gw.tls?.certFile, null);
+  assert.ok(gw.tls?.hosts.includes(new URL(publicUrl).hostname), 'the certificate names the public host');
   assert.equal(gw.audience, 'svc-frontend');
   const auth = cfgs.auth;
   assert.equal(auth.service, 'auth');
-  assert.equal(auth.issuer, `http://127.0.0.1:${ports.gateway}/auth`);
+  assert.equal(auth.issuer, `${publicUrl}/auth`, 'auth issues under the same public URL the gateway trusts');
   const audit = cfgs.audit;
   assert.equal(audit.service, 'audit');
   assert.equal(audit.signingKey, stack.audit.signingKey);

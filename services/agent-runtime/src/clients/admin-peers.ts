@@ -95,6 +95,10 @@ export class HttpAdminPeers implements AdminPeers {
     return this.call('inference-router', 'GET', '/v1/internal/roles', this.admin(as));
   }
 
+  devices(as: Record<string, string>): Promise<PeerAnswer<{ items: Array<Record<string, unknown>> }>> {
+    return this.call('auth', 'GET', '/v1/account/devices', this.admin(as));
+  }
+
   guardPolicy(agentId: string | undefined): Promise<PeerAnswer<Record<string, unknown>>> {
     return this.call('guardrail', 'GET', `/v1/guard/policy${agentId ? `?agent_id=${encodeURIComponent(agentId)}` : ''}`, this.service());
   }

@@ -13,7 +13,7 @@ export const OVERVIEW_PEER_TIMEOUT_MS = 1500;
 
 /** `OverviewPeers` over HTTP. */
 export class HttpOverviewPeers implements OverviewPeers {
-  constructor(private readonly urls: { router: string | undefined; knowledge: string | undefined }, private readonly timeoutMs = OVERVIEW_PEER_TIMEOUT_MS) {}
+  constructor(private readonly urls: { router: string | undefined; knowledge: string | undefined; auth?: string | undefined }, private readonly timeoutMs = OVERVIEW_PEER_TIMEOUT_MS) {}
 
   routes(headers: Record<string, string>): Promise<PeerReply<{ items: Array<{ role: string; targets: RouteTarget[] }> }>> {
     return this.get('inference router', this.urls.router, '/v1/routes', headers);
@@ -21,6 +21,10 @@ export class HttpOverviewPeers implements OverviewPeers {
 
   documents(headers: Record<string, string>, limit: number): Promise<PeerReply<{ items: Array<Record<string, unknown>> }>> {
     return this.get('knowledge', this.urls.knowledge, `/v1/knowledge/documents?limit=${limit}`, headers);
+  }
+
+  devices(headers: Record<string, string>): Promise<PeerReply<{ items: Array<{ name?: string; state?: string; last_seen_at?: string | null }> }>> {
+    return this.get('auth', this.urls.auth, '/v1/account/devices', headers);
   }
 
   private async get<T>(name: string, base: string | undefined, path: string, headers: Record<string, string>): Promise<PeerReply<T>> {

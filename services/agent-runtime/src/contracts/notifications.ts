@@ -26,10 +26,11 @@ export const NOTIFICATION_PRODUCERS_DEFAULT = ['agent-runtime', 'knowledge', 'ob
  * - `document_indexed`, `document_failed` (knowledge): the user's upload finished; payload `{document_id, error?}`
  * - `budget_threshold` (observability): the tenant's spend crossed its soft or hard limit; payload `{tenant_id, state, period_start, spend_usd, limit_usd}`
  * - `sandbox_session_removed` (sandbox): the user's code session was evicted, reaped or destroyed; payload `{session_id, reason}`
- * - `device_revoked`, `login_reported` (auth, issue 14): a device was revoked / a "this wasn't me" report
+ * - `device_paired`, `device_revoked`, `login_reported` (auth, issue 14): a phone was paired / a device was revoked / a "this wasn't me" report
  */
 export const NOTIFICATION_KINDS = [
-  'approval_waiting', 'document_indexed', 'document_failed', 'budget_threshold', 'sandbox_session_removed', 'device_revoked', 'login_reported',
+  'approval_waiting', 'document_indexed', 'document_failed', 'budget_threshold', 'sandbox_session_removed',
+  'device_paired', 'device_revoked', 'login_reported',
 ] as const;
 
 /** A platform notification kind. */

@@ -9,6 +9,7 @@
  * its name, so one broken source never hides the others.
  */
 import type { IntegrationStatus } from '../contracts.js';
+import type { OverviewPeers } from './overview.js';
 
 /** Whose integrations: the caller, with the stamped headers to forward to peers. */
 export interface IntegrationOwner {
@@ -84,4 +85,25 @@ export function registerBuiltinIntegrations(r: IntegrationRegistry): Integration
   r.register('mcp', () => []);
   r.register('phone', () => [PHONE_NOT_CONFIGURED]);
   return r;
+}
+
+/**
+ * The `phone` source (issue 14): the caller's paired phones from the auth service. Paired ones:
+ * `connected` with how many and when one was last seen; none: `not_configured`; the auth service
+ * not answering: thrown, so the registry shows an `error` item.
+ */
+export function phoneSource(peers: Pick<OverviewPeers, 'devices'>): IntegrationSource {
+  return async (who) => {
+    if (!peers.devices) return [PHONE_NOT_CONFIGURED];
+    const r = await peers.devices(who.headers);
+    if (!r.ok) throw new Error(r.error);
+    const paired = r.body.items.filter((d) => d.state === 'paired');
+    if (!paired.length) return [PHONE_NOT_CONFIGURED];
+    const seen = paired.map((d) => d.last_seen_at ?? '').filter(Boolean).sort().pop();
+    const names = paired.map((d) => d.name).filter(Boolean).join(', ');
+    return [{
+      id: 'phone', kind: 'phone', name: 'Phone', state: 'connected',
+      detail: `${paired.length} phone${paired.length > 1 ? 's' : ''} paired${names ? ` (${names})` : ''}${seen ? `; last seen ${seen}` : ''}.`,
+    }];
+  };
 }

@@ -35,6 +35,8 @@ export interface OverviewPeers {
   routes(headers: Record<string, string>): Promise<PeerReply<{ items: Array<{ role: string; targets: RouteTarget[] }> }>>;
   /** The knowledge documents the caller can see, newest first (`GET /v1/knowledge/documents?limit`). */
   documents(headers: Record<string, string>, limit: number): Promise<PeerReply<{ items: Array<Record<string, unknown>> }>>;
+  /** The caller's paired phones (the auth service's `GET /v1/account/devices`, issue 14); absent = no auth peer. */
+  devices?(headers: Record<string, string>): Promise<PeerReply<{ items: Array<{ name?: string; state?: string; last_seen_at?: string | null }> }>>;
 }
 
 /** What the overview needs. */

@@ -127,9 +127,11 @@ export class TokenService {
   /**
    * Sign an access token for `user` in session `sid`; `realm_access.roles` keeps only the account's
    * roles within `ACCOUNT_ROLES` (a stored `service-account` is dropped, issue 11 item 1).
+   * @param mobileDeviceId set for the access token of a paired device (issue 14): `auth_method`
+   *   `mobile`, `did` and `sid` the device id (so revoking the device revokes its session).
    * @returns the compact JWS and its claims.
    */
-  async accessToken(user: UserRecord, sid: string): Promise<{ token: string; claims: AccessTokenClaims }> {
+  async accessToken(user: UserRecord, sid: string, mobileDeviceId?: string): Promise<{ token: string; claims: AccessTokenClaims }> {
     const { settings, key } = this.deps;
     const iat = Math.floor(this.deps.clock() / 1000);
     const claims: AccessTokenClaims = {
@@ -140,12 +142,13 @@ export class TokenService {
       name: user.display_name,
       realm_access: { roles: tokenRoles(user.roles) },
       groups: [],
-      auth_method: 'password',
+      auth_method: mobileDeviceId === undefined ? 'password' : 'mobile',
       sid,
       iat,
       exp: iat + settings.accessTokenTtlSeconds,
       jti: newId(),
     };
+    if (mobileDeviceId !== undefined) claims.did = mobileDeviceId;
     const token = await new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
       .sign(key.privateKey);

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuthConfig } from '../../../shared/config.js';
 import { AuthConfigViewSchema, IdpListSchema, JwksSchema, OpenIdConfigurationSchema } from '../contracts.js';
 import type { HandoffService } from '../domain/handoff.js';
+import type { PolicyService } from '../domain/second-factor-policy.js';
 import type { SigningKey } from '../domain/tokens.js';
 
 /** Options of `publicRoutes`. */
@@ -14,17 +15,19 @@ export interface PublicRoutesOptions {
   cfg: AuthConfig;
   key: SigningKey;
   handoff: HandoffService;
+  /** The second-factor policy (issue 14). */
+  policy: PolicyService;
 }
 
 const pub = { public: true } as const;
 
 /** Register the public discovery routes. */
-export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { cfg, key, handoff }) => {
+export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { cfg, key, handoff, policy }) => {
   app.get('/v1/auth/config', { config: pub, schema: { response: { 200: AuthConfigViewSchema } } }, async () => ({
     passwordLoginEnabled: cfg.passwordLoginEnabled,
     installerHandoffPending: handoff.pending(),
     issuer: cfg.issuer,
-    secondFactor: { available: false },
+    secondFactor: { available: true, enforced: policy.get().enforced },
   }));
 
   app.get('/v1/auth/idps', { config: pub, schema: { response: { 200: IdpListSchema } } },

@@ -4,6 +4,15 @@
  */
 import { openStore, type Store } from '../../../shared/db/store.js';
 import type { HandoffStore, LoginFailureStore, LoginThrottleStore, RefreshTokenStore, RevocationStore, UserStore } from '../domain/ports.js';
+import type {
+  ChallengeStore, DeviceStore, EnrollmentStore, PolicyStore, ProofJtiStore, RecoveryCodeStore,
+} from '../domain/device-ports.js';
+import { SqliteDeviceStore } from './devices.js';
+import { SqliteEnrollmentStore } from './enrollments.js';
+import { SqliteChallengeStore } from './login-challenges.js';
+import { SqliteProofJtiStore } from './proof-jtis.js';
+import { SqliteRecoveryCodeStore } from './recovery-codes.js';
+import { SqlitePolicyStore } from './second-factor-policy.js';
 import { SqliteHandoffStore } from './handoffs.js';
 import { SqliteLoginFailureStore } from './login-failures.js';
 import { SqliteLoginThrottleStore } from './login-throttle.js';
@@ -15,6 +24,9 @@ import { SqliteUserStore } from './users.js';
 export type AuthStore = Store<{
   users: UserStore; refresh: RefreshTokenStore; failures: LoginFailureStore; throttle: LoginThrottleStore;
   revocations: RevocationStore; handoffs: HandoffStore;
+  /** Issue 14: the second factor's tables. */
+  devices: DeviceStore; enrollments: EnrollmentStore; challenges: ChallengeStore; recoveryCodes: RecoveryCodeStore;
+  proofJtis: ProofJtiStore; policy: PolicyStore;
 }>;
 
 /**
@@ -26,5 +38,7 @@ export function openAuthStore(opts: { dbDir: string; migrationsDir: string }): A
     users: new SqliteUserStore(db), refresh: new SqliteRefreshTokenStore(db),
     failures: new SqliteLoginFailureStore(db), throttle: new SqliteLoginThrottleStore(db),
     revocations: new SqliteRevocationStore(db), handoffs: new SqliteHandoffStore(db),
+    devices: new SqliteDeviceStore(db), enrollments: new SqliteEnrollmentStore(db), challenges: new SqliteChallengeStore(db),
+    recoveryCodes: new SqliteRecoveryCodeStore(db), proofJtis: new SqliteProofJtiStore(db), policy: new SqlitePolicyStore(db),
   }));
 }

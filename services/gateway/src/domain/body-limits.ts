@@ -13,6 +13,8 @@
 import type { UpstreamName } from '../../../shared/services.js';
 import { SANDBOX_BODY_LIMIT_BYTES } from '../../../sandbox/src/contracts.js';
 import { NOTIFICATION_BODY_LIMIT } from '../../../agent-runtime/src/contracts.js';
+import { LOGIN_2FA_BODY_LIMIT_BYTES } from '../contracts.js';
+import type { LocalTargetName } from './route-table.js';
 
 const KiB = 1024;
 const MiB = 1024 * 1024;
@@ -59,6 +61,16 @@ const ROUTE_LIMITS: ReadonlyArray<{ service: UpstreamName; method: string; path:
   { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest/batch', limit: (s) => Math.max(knowledgeUpload(s), 64 * MiB) },
 ];
 
+/**
+ * Body limits of the gateway's own answers that read a body (issue 14 item 3), bytes: the password
+ * login is forwarded to auth and keeps auth's limit for it; the second-factor step is answered here
+ * and takes 4 KiB. Any other local target reads no body (null: the gateway's `maxRequestBodyBytes`).
+ */
+const LOCAL_LIMITS: Readonly<Partial<Record<LocalTargetName, { upstream: { service: UpstreamName; method: string; path: string } } | { bytes: number }>>> = {
+  login: { upstream: { service: 'auth', method: 'POST', path: '/v1/auth/login' } },
+  login_2fa: { bytes: LOGIN_2FA_BODY_LIMIT_BYTES },
+};
+
 /** Body limits of the upstream routes, resolved for one configuration. */
 export class BodyLimits {
   private readonly services: ReadonlyMap<UpstreamName, number>;
@@ -76,5 +88,12 @@ export class BodyLimits {
    */
   upstream(service: UpstreamName, method: string, path: string): number {
     return this.routes.get(`${service} ${method} ${path}`) ?? this.services.get(service)!;
+  }
+
+  /** The body limit of a gateway-owned answer (`LOCAL_LIMITS`), bytes, or null when it has none of its own. */
+  local(handler: LocalTargetName): number | null {
+    const l = LOCAL_LIMITS[handler];
+    if (!l) return null;
+    return 'bytes' in l ? l.bytes : this.upstream(l.upstream.service, l.upstream.method, l.upstream.path);
   }
 }

@@ -35,7 +35,7 @@ export interface StampedIdentity {
 }
 
 /** Auth methods a bearer token may state; `service` and `anonymous` are the gateway's own, never a token's. */
-const TOKEN_AUTH_METHODS: ReadonlySet<string> = new Set(['password', 'upstream_oidc', 'upstream_saml']);
+const TOKEN_AUTH_METHODS: ReadonlySet<string> = new Set(['password', 'upstream_oidc', 'upstream_saml', 'mobile']);
 
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

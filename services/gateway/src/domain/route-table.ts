@@ -6,19 +6,30 @@
  */
 import type { UpstreamName } from '../../../shared/services.js';
 
+/**
+ * Names of the gateway-owned answers: `login` and `login_2fa` are the password login with its
+ * second factor (issue 14 item 3; spec "Mobile-push second factor").
+ */
+export type LocalTargetName = 'status' | 'agui' | 'reserved' | 'unavailable' | 'health' | 'login' | 'login_2fa';
+
 /** Where a matched request goes. */
 export type RouteTarget =
   | { kind: 'proxy'; service: UpstreamName; rewrite?: (path: string) => string }
-  | { kind: 'local'; handler: 'status' | 'agui' | 'reserved' | 'unavailable' | 'health' };
+  | { kind: 'local'; handler: LocalTargetName };
 
 /** One row of the table. `*` at the end matches the rest of the path; `{x}` one segment. */
 export interface RouteRule {
   pattern: string;
   target: RouteTarget;
-  /** Bypasses the bearer chain (public auth routes, OAuth callback, webhooks, JWKS). */
+  /** Bypasses the bearer chain (public auth routes, OAuth callback, webhooks, JWKS, phone pairing). */
   public?: boolean;
   /** Restrict to these methods (others fall through to shorter patterns). */
   methods?: readonly string[];
+  /**
+   * Streamed answers of this route never end by themselves (the phone's device channel, issue 14):
+   * the gateway cuts them when it shuts down instead of waiting, and the client reconnects.
+   */
+  endless?: boolean;
 }
 
 const proxy = (service: UpstreamName, rewrite?: (p: string) => string): RouteTarget =>
@@ -29,14 +40,15 @@ export const ROUTES: readonly RouteRule[] = [
   // Public auth surface.
   { pattern: '/v1/auth/config', target: proxy('auth'), public: true, methods: ['GET'] },
   { pattern: '/v1/auth/idps', target: proxy('auth'), public: true, methods: ['GET'] },
-  { pattern: '/v1/auth/login', target: proxy('auth'), public: true, methods: ['POST'] },
-  { pattern: '/v1/auth/login/2fa', target: proxy('auth'), public: true, methods: ['POST'] },
+  { pattern: '/v1/auth/login', target: { kind: 'local', handler: 'login' }, public: true, methods: ['POST'] },
+  { pattern: '/v1/auth/login/2fa', target: { kind: 'local', handler: 'login_2fa' }, public: true, methods: ['POST'] },
   { pattern: '/v1/auth/refresh', target: proxy('auth'), public: true, methods: ['POST'] },
   { pattern: '/v1/auth/installer-handoff', target: proxy('auth'), public: true, methods: ['POST'] },
   { pattern: '/v1/auth/*', target: proxy('auth') },
   { pattern: '/auth/.well-known/*', target: proxy('auth', (p) => p.slice('/auth'.length)), public: true, methods: ['GET'] },
   { pattern: '/dirauth/.well-known/*', target: proxy('dirauth', (p) => p.slice('/dirauth'.length)), public: true, methods: ['GET'] },
-  { pattern: '/dirauth/pair/*', target: proxy('auth') },
+  // The phone has no bearer: the enrollment token or a device-key proof is its credential (issue 14).
+  { pattern: '/dirauth/pair/*', target: proxy('auth'), public: true, endless: true },
   { pattern: '/v1/oauth/{provider_slug}/callback', target: proxy('agent-runtime'), public: true, methods: ['GET'] },
   { pattern: '/v1/webhook', target: proxy('agent-runtime'), public: true },
   { pattern: '/v1/webhook/*', target: proxy('agent-runtime'), public: true },

@@ -7,10 +7,11 @@
  * correlation ids. A service that cannot be reached answers 502 `{"error":"service unavailable"}`;
  * a client that went away aborts the upstream call. This is the gateway's hot path (bench/gateway.ts).
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { UpstreamName } from '../../../shared/services.js';
-import { callUpstream, BUFFER_LIMIT, type UpstreamPools } from '../clients/upstream.js';
+import { callUpstream, BUFFER_LIMIT, type UpstreamPools, type UpstreamResponse } from '../clients/upstream.js';
 import { CORRELATION_ID_HEADER, SERVICE_UNAVAILABLE_BODY, STRIP_INBOUND, STRIP_OUTBOUND, TURN_ID_HEADER } from '../contracts.js';
 import { capabilityToken, type IdentitySettings } from '../domain/identity.js';
 import { CLIENT_HOP_HEADER, ClientHopSigner } from '../../../shared/identity/client-hop.js';
@@ -19,6 +20,8 @@ import { CLIENT_HOP_HEADER, ClientHopSigner } from '../../../shared/identity/cli
 export class UpstreamProxy {
   /** Signs the `X-Svc-Client` hop stamp naming the client address (issue 11 item 2). */
   private readonly hop: ClientHopSigner;
+  /** Streamed answers of endless routes in flight (`cutEndless`). */
+  private readonly endless = new Set<ServerResponse>();
 
   /**
    * @param pools one kept-alive pool per service.
@@ -61,9 +64,9 @@ export class UpstreamProxy {
    * Proxy `req` to `path` (plus the query string) on `service` and send the answer: buffered when
    * small, streamed otherwise. 502 with the spec body when the service cannot be reached or reset
    * the connection (also mid-body); 499 (nothing sent) only when the client went away first.
+   * @param endless a streamed answer of this route never ends by itself: keep it for `cutEndless`.
    */
-  async forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string): Promise<FastifyReply> {
-    const st = req.gw!;
+  async forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string, endless = false): Promise<FastifyReply> {
     const headers = this.headers(req);
     const query = req.url.indexOf('?');
     const call = callUpstream(this.pools.get(service), {
@@ -82,19 +85,90 @@ export class UpstreamProxy {
       reply.raw.off('close', onClose);
       if (clientGone) return reply.code(499).send();
       req.log.warn({ service, err: (err as Error).message }, 'upstream unavailable');
-      return reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
+      return unavailable(reply);
     }
-    const out: Record<string, string | string[]> = {};
-    for (const k in res.headers) {
-      const v = res.headers[k];
-      if (v === undefined || STRIP_OUTBOUND.has(k)) continue;
-      out[k] = v;
-    }
-    if (st.turnId) out[TURN_ID_HEADER] = st.turnId;
-    out[CORRELATION_ID_HEADER] = st.correlationId;
     if (Buffer.isBuffer(res.body)) reply.raw.off('close', onClose);
-    return reply.code(res.statusCode).headers(out).send(res.body);
+    else if (endless) this.track(reply.raw);
+    return reply.code(res.statusCode).headers(answerHeaders(req, res)).send(res.body);
   }
+
+  /**
+   * Cut every streamed answer of an `endless` route (the phone's device channel, issue 14): at
+   * shutdown the gateway would otherwise wait for streams that end only when the client's proof
+   * expires. The client sees the stream break and reconnects. @returns how many were cut.
+   */
+  cutEndless(): number {
+    const n = this.endless.size;
+    for (const raw of this.endless) raw.destroy();
+    this.endless.clear();
+    return n;
+  }
+
+  private track(raw: ServerResponse): void {
+    this.endless.add(raw);
+    raw.once('close', () => this.endless.delete(raw));
+  }
+
+  /**
+   * Send `req` to `path` on `service` as `forward` does, but return the answer, whole, instead of
+   * sending it: for gateway-owned answers that read what the service said (the password login,
+   * issue 14 item 3). Answers are small; one larger than `maxBytes` counts as unreachable.
+   * @returns the status, the headers to pass back (hop-by-hop ones removed, turn and correlation ids
+   *   added) and the body; null when the service cannot be reached (answer with `unavailable`).
+   */
+  async exchange(req: FastifyRequest, service: UpstreamName, path: string, maxBytes = 1024 * 1024): Promise<BufferedAnswer | null> {
+    const query = req.url.indexOf('?');
+    const call = callUpstream(this.pools.get(service), {
+      method: req.method, path: query >= 0 ? path + req.url.slice(query) : path, headers: this.headers(req), body: forwardedBody(req),
+    }, Math.min(BUFFER_LIMIT, maxBytes));
+    try {
+      const res = await call.response;
+      const body = Buffer.isBuffer(res.body) ? res.body : await collect(res.body, maxBytes);
+      return { statusCode: res.statusCode, headers: answerHeaders(req, res), body };
+    } catch (err) {
+      req.log.warn({ service, err: (err as Error).message }, 'upstream unavailable');
+      return null;
+    }
+  }
+}
+
+/** A service's whole answer, as `UpstreamProxy.exchange` returns it. */
+export interface BufferedAnswer {
+  statusCode: number;
+  /** Headers to pass back to the client (hop-by-hop removed, turn and correlation ids added). */
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/** Send the spec's 502 `{"error":"service unavailable"}` (a service could not be reached). */
+export function unavailable(reply: FastifyReply): FastifyReply {
+  return reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
+}
+
+/** The upstream answer's headers minus hop-by-hop ones, plus the turn and correlation ids. */
+function answerHeaders(req: FastifyRequest, res: UpstreamResponse): Record<string, string | string[]> {
+  const st = req.gw!;
+  const out: Record<string, string | string[]> = {};
+  for (const k in res.headers) {
+    const v = res.headers[k];
+    if (v === undefined || STRIP_OUTBOUND.has(k)) continue;
+    out[k] = v;
+  }
+  if (st.turnId) out[TURN_ID_HEADER] = st.turnId;
+  out[CORRELATION_ID_HEADER] = st.correlationId;
+  return out;
+}
+
+/** Read a streamed answer whole. @throws Error past `maxBytes`. */
+async function collect(stream: AsyncIterable<Buffer>, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of stream) {
+    size += c.length;
+    if (size > maxBytes) throw new Error(`upstream answer exceeds ${maxBytes} bytes`);
+    chunks.push(c);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** The request body to forward: the buffered bytes, or nothing when empty. */

@@ -4,8 +4,8 @@
  *
  * - a `proxy` target is forwarded to its owning service (forward.ts), bodies as raw bytes;
  * - a `local` target is answered by the handler another gateway plugin registered for it through
- *   `app.gatewayTargets.handle(name, fn)` (`status`, `agui`); `reserved` and `unavailable`
- *   patterns answer 404 here;
+ *   `app.gatewayTargets.handle(name, fn)` (`status`, `agui`, `login`, `login_2fa`); `reserved` and
+ *   `unavailable` patterns answer 404 here;
  * - a request no route matched goes to the `unmatched` handler (the renderer's files when the
  *   `gateway-static` plugin is registered), else 404 `not_found`.
  *
@@ -19,11 +19,10 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, notFoundError } from '../../../shared/kit/domain-error.js';
 import type { BodyLimits } from '../domain/body-limits.js';
-import type { RouteTarget } from '../domain/route-table.js';
+import type { LocalTargetName } from '../domain/route-table.js';
 import type { UpstreamProxy } from './forward.js';
 
-/** Names of the gateway-owned route targets. */
-export type LocalTargetName = Extract<RouteTarget, { kind: 'local' }>['handler'];
+export type { LocalTargetName } from '../domain/route-table.js';
 
 /** A gateway-owned answer; `path` is the request path without the query. Returns what a fastify handler returns. */
 export type LocalHandler = (req: FastifyRequest, reply: FastifyReply, path: string) => unknown;
@@ -95,7 +94,7 @@ export const proxyPlugin = fp<ProxyPluginOptions>(async (app, opts) => {
       const rule = req.gw!.rule;
       if (!rule) return unmatched(req, reply, path);
       const t = rule.target;
-      if (t.kind === 'proxy') return proxy.forward(req, reply, t.service, t.rewrite ? t.rewrite(path) : path);
+      if (t.kind === 'proxy') return proxy.forward(req, reply, t.service, t.rewrite ? t.rewrite(path) : path, rule.endless === true);
       return (handlers[t.handler] ?? noRoute)(req, reply, path);
     },
   });
@@ -103,7 +102,7 @@ export const proxyPlugin = fp<ProxyPluginOptions>(async (app, opts) => {
 
 /**
  * The body limit of the service a request goes to (`req.gw` set by admission), bytes, or null for
- * the gateway's own answers other than AG-UI (status, reserved patterns, renderer files).
+ * the gateway's own answers other than AG-UI and the login (status, reserved patterns, renderer files).
  */
 function routeBodyLimit(req: FastifyRequest, limits: BodyLimits): number | null {
   const rule = req.gw?.rule;
@@ -111,7 +110,7 @@ function routeBodyLimit(req: FastifyRequest, limits: BodyLimits): number | null 
   const t = rule.target;
   if (t.kind === 'proxy') return limits.upstream(t.service, req.method, t.rewrite ? t.rewrite(req.gw!.path) : req.gw!.path);
   // The AG-UI stream is the runtime's chat stream underneath.
-  return t.handler === 'agui' ? limits.upstream('agent-runtime', 'POST', '/v1/chat/stream') : null;
+  return t.handler === 'agui' ? limits.upstream('agent-runtime', 'POST', '/v1/chat/stream') : limits.local(t.handler);
 }
 
 /** 413 `payload_too_large` naming the route's limit (`limit_bytes`, and in words: "1 MiB"). */

@@ -6,7 +6,8 @@
  * once and kept in memory: `GET`/`HEAD` outside `/v1/` get the file with a strict
  * Content-Security-Policy (`RENDERER_CSP`) and an ETag (304 on `If-None-Match`); unknown
  * extension-less paths fall back to `index.html` (client-side routing); anything else is 404
- * `not_found`. Paths are decoded and confined to the directory.
+ * `not_found`. Paths are decoded and confined to the directory. The phone authenticator is a page of
+ * its own (issue 14 item 7): extension-less paths under `/m/` fall back to `mobile.html`.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
@@ -47,7 +48,10 @@ export class RendererFiles {
     walk(dir);
   }
 
-  /** The file for a URL path, or `index.html` for client-side routes, or null (e.g. missing asset). */
+  /**
+   * The file for a URL path, or the page of a client-side route (`mobile.html` under `/m`,
+   * `index.html` elsewhere), or null (e.g. a missing asset).
+   */
   lookup(urlPath: string): StaticFile | null {
     let path: string;
     try { path = decodeURIComponent(urlPath); } catch { return null; }
@@ -57,6 +61,7 @@ export class RendererFiles {
     if (hit) return hit;
     // A path with an extension is a missing file, not a client-side route.
     if (extname(path) !== '') return null;
+    if ((path === '/m' || path.startsWith('/m/')) && this.files.has('/mobile.html')) return this.files.get('/mobile.html')!;
     return this.files.get('/index.html') ?? null;
   }
 }

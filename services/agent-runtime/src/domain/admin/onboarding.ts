@@ -2,8 +2,8 @@
  * The first-run checklist (issue 13 item 8; spec "Agent runtime surfaces": `/v1/admin/onboarding/*`):
  * admin created, provider and default model, embedding model, sandbox image, phone paired, backup
  * set, each with its live state (`done`, `todo`, `warning`), a sentence saying why, and a link to
- * the page that fixes it. Phone pairing (issue 14) and backups (issue 19) are not built yet: they
- * stay `todo` with "not available yet".
+ * the page that fixes it. The phone item asks the auth service for the admin's own paired phones
+ * (issue 14). Backups (issue 19) are not built yet: that item stays `todo` with "not available yet".
  */
 import type { OnboardingChecklist, OnboardingItem } from '../../contracts.js';
 import type { AdminPeers, PeerAnswer } from './ports.js';
@@ -65,6 +65,16 @@ export function sandboxItem(readiness: PeerAnswer<Record<string, unknown>>): Onb
   return { ...base, state: 'todo', detail: `The sandbox image is ${str(r.image) ?? 'unknown'}.${fix ? ` To build it, run: ${fix}` : ''}` };
 }
 
+/** The phone item: done when the admin has a paired phone, else todo with a link to pair one. */
+function phoneItem(devices: PeerAnswer<{ items: Array<Record<string, unknown>> }> | null): OnboardingItem {
+  const base = { id: 'phone_paired', title: 'Phone paired', fix: { label: 'Pair a phone', href: '/account' } } as const;
+  if (!devices) return { ...base, state: 'todo', detail: 'No auth service to ask about paired phones.' };
+  if (!devices.ok) return { ...base, state: 'warning', detail: `The auth service did not answer: ${devices.error}` };
+  const paired = devices.body.items.filter((d) => d.state === 'paired').length;
+  if (paired) return { ...base, state: 'done', detail: `${paired} phone${paired > 1 ? 's are' : ' is'} paired with your account as a second factor.` };
+  return { ...base, state: 'todo', detail: 'Pair a phone to approve sign-ins by number matching, with an offline code when it cannot reach this computer.' };
+}
+
 /** The checklist over the peers. */
 export class OnboardingChecklistService {
   constructor(private readonly peers: AdminPeers, private readonly now: () => Date = () => new Date()) {}
@@ -72,8 +82,8 @@ export class OnboardingChecklistService {
   /** The checklist now, for the admin `caller` whose stamped headers are `as`. Never throws for a peer's failure. */
   async checklist(caller: OnboardingCaller, as: Record<string, string>): Promise<OnboardingChecklist> {
     const p = this.peers;
-    const [providers, roles, knowledge, memory, sandbox] = await Promise.all([
-      p.providers(as), p.modelRoles(as), p.knowledgeStatus(as), p.memoryStatus(as), p.sandboxReadiness(),
+    const [providers, roles, knowledge, memory, sandbox, devices] = await Promise.all([
+      p.providers(as), p.modelRoles(as), p.knowledgeStatus(as), p.memoryStatus(as), p.sandboxReadiness(), p.devices ? p.devices(as) : Promise.resolve(null),
     ]);
     const items: OnboardingItem[] = [
       {
@@ -84,7 +94,7 @@ export class OnboardingChecklistService {
       providerItem(providers, roles),
       embeddingItem(knowledge, memory),
       sandboxItem(sandbox),
-      { id: 'phone_paired', title: 'Phone paired', state: 'todo', detail: 'Not available yet: phone pairing arrives with issue 14.', fix: null },
+      phoneItem(devices),
       { id: 'backup_set', title: 'Backup set', state: 'todo', detail: 'Not available yet: backups arrive with issue 19.', fix: null },
     ];
     return { items, done: items.filter((i) => i.state === 'done').length, total: items.length, checked_at: this.now().toISOString() };

@@ -94,6 +94,8 @@ export interface AdminPeers {
   providers(as: Record<string, string>): Promise<PeerAnswer<{ items: Array<Record<string, unknown>> }>>;
   /** Router `GET /v1/internal/roles` as the admin. */
   modelRoles(as: Record<string, string>): Promise<PeerAnswer<{ items: Array<Record<string, unknown>> }>>;
+  /** The admin's own paired phones (auth `GET /v1/account/devices`, as the admin; issue 14); absent = no auth peer. */
+  devices?(as: Record<string, string>): Promise<PeerAnswer<{ items: Array<Record<string, unknown>> }>>;
   /** Guardrail `GET /v1/guard/policy?agent_id` (service stamp). */
   guardPolicy(agentId: string | undefined): Promise<PeerAnswer<Record<string, unknown>>>;
   /** Guardrail `PUT /v1/guard/policy` as the admin. */

@@ -5,7 +5,7 @@
  */
 import { CONTEXT_RECORDS_PER_USER_DEFAULT, type AgentRuntimeSettings, type ApprovalView } from '../../contracts.js';
 import { promptBudgetTokens } from '../chat/build-prompt.js';
-import { IntegrationRegistry, registerBuiltinIntegrations } from '../integrations.js';
+import { IntegrationRegistry, phoneSource, registerBuiltinIntegrations } from '../integrations.js';
 import { OverviewService, type OverviewPeers } from '../overview.js';
 import type { SessionStore } from '../ports.js';
 import type { ContextRecordStore } from './ports.js';
@@ -35,6 +35,7 @@ export function workspaceSurfaces(d: WorkspaceSurfacesDeps): WorkspaceSurfaces {
     store: d.records, budgetTokens: promptBudgetTokens(s), keepPerUser: s.contextRecordsPerUser ?? CONTEXT_RECORDS_PER_USER_DEFAULT, log: d.log,
   });
   const integrations = registerBuiltinIntegrations(new IntegrationRegistry());
+  integrations.register('phone', phoneSource(d.peers));
   const overview = new OverviewService({
     peers: d.peers, integrations, sessions: d.sessions, approvals: d.approvals, defaultAgentId: s.defaultAgentId,
     recentTurns: (tenantId, userId, limit) => contextRecords.recent(tenantId, userId, limit),
