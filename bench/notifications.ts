@@ -23,7 +23,7 @@ import { Pool } from 'undici';
 import { runtimeSettings } from '../test/helpers/runtime-config.js';
 import { commonConfig, removeDir } from '../test/helpers/service-configs.js';
 import { stampedHeaders, testPrincipal } from '../test/helpers/principals.js';
-import { pct, spawnService } from './support/measure.js';
+import { pct, spawnService, runIfEntry } from './support/measure.js';
 import type { Figure } from './audit.js';
 
 const RUNTIME = pathToFileURL(fileURLToPath(new URL('../services/agent-runtime/src/index.js', import.meta.url))).href;
@@ -149,8 +149,4 @@ export async function main(): Promise<Figure[]> {
   return figures;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const figs = await main();
-  for (const f of figs) console.log(`${f.pass === undefined ? ' ' : f.pass ? '✓' : '✗'} ${f.name}: ${Number.isInteger(f.value) ? f.value : f.value.toFixed(3)} ${f.unit}${f.target ? ` (target ${f.target})` : ''}`);
-  process.exit(0);
-}
+await runIfEntry(import.meta.url, main);

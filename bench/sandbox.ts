@@ -23,7 +23,7 @@ import { Pool } from 'undici';
 import { dockerClient, dockerMissing, engineRuntimes, sandboxConfig } from '../test/helpers/sandbox.js';
 import { removeDir } from '../test/helpers/service-configs.js';
 import { stampedHeaders, testPrincipal } from '../test/helpers/principals.js';
-import { pct, spawnService } from './support/measure.js';
+import { pct, spawnService, runIfEntry } from './support/measure.js';
 import type { Figure } from './audit.js';
 
 const run = promisify(execFile);
@@ -225,8 +225,4 @@ export async function main(): Promise<Figure[]> {
   ]);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const figs = await main();
-  for (const f of figs) console.log(`${f.pass === undefined ? ' ' : f.pass ? '✓' : '✗'} ${f.name}: ${Number.isInteger(f.value) ? f.value : f.value.toFixed(3)} ${f.unit}${f.target ? ` (target ${f.target})` : ''}`);
-  process.exit(0);
-}
+await runIfEntry(import.meta.url, main);

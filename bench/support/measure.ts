@@ -3,7 +3,7 @@
  * the supervisor), and time to the first streamed token.
  */
 import { Worker } from 'node:worker_threads';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Pool } from 'undici';
 
 const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -42,4 +42,18 @@ export async function ttft(pool: Pool, path: string, headers: Record<string, str
   }
   if (first < 0) throw new Error(`${path}: no token in the answer`);
   return first;
+}
+
+/** One printed figure of a benchmark (bench/audit.ts `Figure`). */
+interface PrintedFigure { name: string; value: number; unit: string; target?: string; pass?: boolean }
+
+/**
+ * Run `main` and print its figures when the benchmark file `moduleUrl` (its `import.meta.url`) is the
+ * process's entry (`node dist/bench/<name>.js`), then exit; `bench/run.ts` imports `main` instead.
+ */
+export async function runIfEntry(moduleUrl: string, main: () => Promise<PrintedFigure[]>): Promise<void> {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  const figs = await main();
+  for (const f of figs) console.log(`${f.pass === undefined ? ' ' : f.pass ? '✓' : '✗'} ${f.name}: ${Number.isInteger(f.value) ? f.value : f.value.toFixed(3)} ${f.unit}${f.target ? ` (target ${f.target})` : ''}`);
+  process.exit(0);
 }
