@@ -85,7 +85,7 @@ test('Visibility over fake stores: viewers join memberships and groups; invisibl
   } as unknown as DocumentStore;
   const audiences = { ofUser: (_t: string, user: string) => (user === 'bob' ? ['legal', 'ops'] : []) } as unknown as AudienceStore;
   const vis = new Visibility({ tenantId: 'acme', audiences, documents });
-  assert.deepEqual(vis.viewerOf(who('bob', ['user'], ['ops', 'eng'])), { tenantId: 'acme', userId: 'bob', admin: false, audiences: ['legal', 'ops', 'eng'] });
+  assert.deepEqual(vis.viewerOf(who('bob', ['user'], ['ops', 'eng'])), { tenantId: 'acme', userId: 'bob', admin: false, audiences: ['legal', 'ops', 'eng'], scope: null });
   assert.equal(vis.visibleDocument(who('bob'), 'd1'), doc);
   assert.deepEqual(answer(() => vis.visibleDocument(who('dave'), 'd1')), { status: 404, body: { error: 'no document d1', code: 'not_found' } });
   assert.deepEqual(answer(() => vis.managedDocument(who('bob'), 'd1')), {
