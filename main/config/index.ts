@@ -389,6 +389,9 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         audience: 'svc-frontend',
         passwordLoginEnabled: stack.passwordLoginEnabled,
         ...stack.auth,
+        // Issue 15 item 3: directory sign-in through dirauth; auth waits a little longer than dirauth's own deadline.
+        directoryTimeoutMs: stack.extras.dirauth.ldap ? stack.extras.dirauth.ldap.timeoutMs * 3 + 1000 : null,
+        groupRoleMap: JSON.parse(JSON.stringify(stack.gateway.groupRoleMap)) as Record<string, string[]>,
         externalIdps: stack.gateway.externalIssuers.map((i) => ({ name: new URL(i.issuer).host, issuer: i.issuer })),
       };
       out[name] = a;

@@ -134,6 +134,13 @@ export interface AuthConfig extends CommonServiceConfig {
   secondFactorEnforced?: boolean;
   /** Lifetime of a login challenge, seconds (SVC_2FA_CHALLENGE_TTL_SECONDS; issue 14). Default 120. */
   challengeTtlSeconds?: number;
+  /**
+   * Issue 15 item 3: whole-call timeout (ms) of auth's call to dirauth when directory sign-in is on
+   * (DIRAUTH_LDAP_URL set); absent or null: off, logins are local only.
+   */
+  directoryTimeoutMs?: number | null;
+  /** Group -> roles (SVC_GROUP_ROLE_MAP) given to directory users at sign-in (issue 15 item 3). */
+  groupRoleMap?: Record<string, string[]>;
 }
 
 /** Audit slice (spec: "Audit signing keys", "Limits"). */

@@ -11,6 +11,7 @@ import type { KnowledgeSettings } from '../../../services/knowledge/src/contract
 import type { MemorySettings } from '../../../services/memory/src/contracts.js';
 import type { ObservabilitySettings } from '../../../services/observability/src/contracts.js';
 import type { SandboxSettings } from '../../../services/sandbox/src/contracts.js';
+import type { DirauthSettings } from '../../../services/dirauth/src/contracts.js';
 import type { Env, ExtrasContext, NoSettings, SettingsReader } from './types.js';
 import { agentRuntimeSettings } from './agent-runtime.js';
 import { guardrailSettings } from './guardrail.js';
@@ -33,7 +34,7 @@ export interface ServiceSettings {
   sandbox: SandboxSettings;
   knowledge: KnowledgeSettings;
   observability: ObservabilitySettings;
-  dirauth: NoSettings;
+  dirauth: DirauthSettings;
 }
 
 /** The reader of each service in `ServiceSettings`. */

@@ -16,6 +16,7 @@ import type { AuthConfig } from '../../shared/config.js';
 import { ClientHopVerifier } from '../../shared/identity/client-hop.js';
 import { tlsFingerprintOf } from '../../shared/identity/tls-cert.js';
 import { defineService } from '../../shared/kit/service.js';
+import { DirauthClient } from '../../dirauth/src/client.js';
 import { ClientSecurityEvents } from './clients/security-events.js';
 import { AUTH_ERRORS, HANDOFF_FILE, PAIR_PREFIX, SIGNING_KEY_FILE, type AuthRuntime } from './contracts.js';
 import { firstStart } from './domain/bootstrap.js';
@@ -70,11 +71,17 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     const { users, refresh, failures, throttle, revocations, handoffs, tx } = store;
     const tokens = new TokenService({
       key, users, refresh, tx, clock, settings: cfg, revocations,
+      groupsOf: (userId) => store.directoryAccounts.get(userId)?.groups ?? [],
       onReuse: (info) => logger.warn(info, 'refresh token reused; session revoked'),
     });
     const file = new FsHandoffFile(join(cfg.dataDir, HANDOFF_FILE));
     const handoff = new HandoffService({ users, handoffs, file, tokens, tx, clock });
-    const login = new LoginService({ settings: cfg, users, failures, throttle, hasher, tokens, tx, clock });
+    // Issue 15 item 3: usernames that are not local password accounts go to the corporate directory.
+    const directory = cfg.directoryTimeoutMs ? {
+      port: new DirauthClient({ baseUrl: cfg.serviceUrls.dirauth, service: 'auth', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, timeoutMs: cfg.directoryTimeoutMs }),
+      accounts: store.directoryAccounts, groupRoleMap: cfg.groupRoleMap ?? {},
+    } : undefined;
+    const login = new LoginService({ settings: cfg, users, failures, throttle, hasher, tokens, tx, clock, ...(directory ? { directory } : {}) });
     const revocationList = new RevocationService({ revocations, clock, settings: cfg });
     const userService = new UserService({ users, hasher, tokens, clock });
 

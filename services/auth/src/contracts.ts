@@ -78,6 +78,10 @@ export const AUTH_ERRORS = {
   challenge_denied: 403,
   challenge_throttled: 429,
   code_invalid: 401,
+  // Issue 15 item 3: directory sign-in through dirauth.
+  directory_unavailable: 503,
+  directory_email_missing: 403,
+  directory_account_conflict: 409,
 } as const satisfies ErrorTable;
 
 /** A code of `AUTH_ERRORS`, or a common one. */

@@ -1,9 +1,10 @@
 /**
- * dirauth service entry (spec: "Services" table). Its routes land with the issue that owns them;
- * until then it answers /healthz, /readyz, /metrics and a clear 404 for everything else.
+ * dirauth service entry (spec "Services": dirauth, port 8010; issue 15 item 3): verifies corporate
+ * directory credentials by LDAP bind for the auth service (see contracts.ts for the routes).
+ * `start(cfg, runtime?)` listens on `cfg.host:cfg.port` and returns the bound port with `close()`.
  */
-import { basicService } from '../../shared/kit/basic-service.js';
 import { serviceStart } from '../../shared/kit/service.js';
+import { dirauthService } from './app.js';
 
-/** Start the dirauth service on `cfg.host:cfg.port` (health, readiness and metrics only). */
-export const start = serviceStart(basicService('dirauth'));
+/** Start the dirauth service. */
+export const start = serviceStart(dirauthService);

@@ -20,6 +20,7 @@ import type { PasswordHasher } from './passwords.js';
 import { afterFailure, retryAt, sourceKey, throttlePolicy, type ThrottlePolicy } from './login-throttle.js';
 import type { Clock, LoginFailureStore, LoginThrottleStore, Transactor, UserStore } from './ports.js';
 import { accountDisabled, type TokenService } from './tokens.js';
+import { provisionDirectoryAccount, type DirectoryAccountStore, type DirectoryPort } from './directory-login.js';
 
 /** Login settings from `AuthConfig`. */
 export interface LoginSettings {
@@ -42,6 +43,11 @@ export interface LoginDeps {
   tokens: TokenService;
   tx: Transactor;
   clock: Clock;
+  /**
+   * The corporate directory (issue 15 item 3), when DIRAUTH_LDAP_URL is set: a username that is not
+   * a local account with a password is verified there (directory-login.ts), under the same throttle.
+   */
+  directory?: { port: DirectoryPort; accounts: DirectoryAccountStore; groupRoleMap: Readonly<Record<string, readonly string[]>> };
 }
 
 /** The single message for unknown users and wrong passwords. */
@@ -76,15 +82,13 @@ export class LoginService {
     if ('blocked' in attempt) {
       throw new DomainError('login_throttled', 'too many failed logins; try again later', { headers: { 'retry-after': String(attempt.blocked) } });
     }
-    const user = users.byEmail(account);
+    const local = users.byEmail(account);
+    if (this.deps.directory && (!local || local.password_hash === null)) return this.directoryLogin(username.trim(), password, account, source, attempt.id);
+    const user = local;
     const ok = await hasher.verify(password, user?.password_hash ?? null);
     if (!user || !ok) throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
     // A correct password: this source's attempts on the account were not guesses.
-    tx(() => {
-      failures.remove(attempt.id);
-      failures.clearPair(account, source);
-      throttle.clear(account, source);
-    });
+    this.forgetAttempt(account, source, attempt.id);
     if (user.disabled) throw accountDisabled();
     if (hasher.needsRehash(user.password_hash!)) {
       const rehashed = await hasher.hash(password);
@@ -92,6 +96,35 @@ export class LoginService {
       if (fresh && fresh.password_hash === user.password_hash) users.save({ ...fresh, password_hash: rehashed });
     }
     return this.deps.tokens.issue(user);
+  }
+
+  /**
+   * The directory half of `login` (issue 15 item 3), after the attempt was counted: verify at the
+   * directory, forget the attempt, provision the local record, issue the normal token.
+   * @throws DomainError `invalid_credentials`, `directory_unavailable` (503: dirauth or the
+   *   directory is down or slow; the attempt stays counted), `directory_email_missing`,
+   *   `directory_account_conflict`, `account_disabled`.
+   */
+  private async directoryLogin(username: string, password: string, account: string, source: string, attemptId: number): Promise<TokenResponse> {
+    const { port, accounts, groupRoleMap } = this.deps.directory!;
+    const answer = await port.verify(username, password);
+    if (answer.kind === 'unavailable') throw new DomainError('directory_unavailable', 'the corporate directory is unavailable; try again later');
+    if (answer.kind !== 'ok') throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
+    this.forgetAttempt(account, source, attemptId);
+    const now = new Date(this.deps.clock()).toISOString();
+    const user = this.deps.tx(() => provisionDirectoryAccount(this.deps.users, accounts, answer.identity, groupRoleMap, now));
+    if (user.disabled) throw accountDisabled();
+    return this.deps.tokens.issue(user);
+  }
+
+  /** A correct password: this source's attempts on the account were not guesses. */
+  private forgetAttempt(account: string, source: string, attemptId: number): void {
+    const { failures, throttle, tx } = this.deps;
+    tx(() => {
+      failures.remove(attemptId);
+      failures.clearPair(account, source);
+      throttle.clear(account, source);
+    });
   }
 
   /**

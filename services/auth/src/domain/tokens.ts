@@ -51,6 +51,8 @@ export interface TokenDeps {
    * access tokens already issued stop working too; absent: only refresh tokens are revoked.
    */
   revocations?: RevocationStore;
+  /** The `groups` claim of a user's tokens (issue 15 item 3: their directory groups); absent: `[]`. */
+  groupsOf?: (userId: string) => string[];
 }
 
 const newId = monotonicFactory();
@@ -141,7 +143,7 @@ export class TokenService {
       email: user.email,
       name: user.display_name,
       realm_access: { roles: tokenRoles(user.roles) },
-      groups: [],
+      groups: this.deps.groupsOf?.(user.id) ?? [],
       auth_method: mobileDeviceId === undefined ? 'password' : 'mobile',
       sid,
       iat,

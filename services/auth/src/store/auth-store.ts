@@ -8,6 +8,8 @@ import type {
   ChallengeStore, DeviceStore, EnrollmentStore, PolicyStore, ProofJtiStore, RecoveryCodeStore,
 } from '../domain/device-ports.js';
 import { SqliteDeviceStore } from './devices.js';
+import { SqliteDirectoryAccountStore } from './directory-accounts.js';
+import type { DirectoryAccountStore } from '../domain/directory-login.js';
 import { SqliteEnrollmentStore } from './enrollments.js';
 import { SqliteChallengeStore } from './login-challenges.js';
 import { SqliteProofJtiStore } from './proof-jtis.js';
@@ -27,6 +29,8 @@ export type AuthStore = Store<{
   /** Issue 14: the second factor's tables. */
   devices: DeviceStore; enrollments: EnrollmentStore; challenges: ChallengeStore; recoveryCodes: RecoveryCodeStore;
   proofJtis: ProofJtiStore; policy: PolicyStore;
+  /** Issue 15 item 3: accounts provisioned from the corporate directory. */
+  directoryAccounts: DirectoryAccountStore;
 }>;
 
 /**
@@ -40,5 +44,6 @@ export function openAuthStore(opts: { dbDir: string; migrationsDir: string }): A
     revocations: new SqliteRevocationStore(db), handoffs: new SqliteHandoffStore(db),
     devices: new SqliteDeviceStore(db), enrollments: new SqliteEnrollmentStore(db), challenges: new SqliteChallengeStore(db),
     recoveryCodes: new SqliteRecoveryCodeStore(db), proofJtis: new SqliteProofJtiStore(db), policy: new SqlitePolicyStore(db),
+    directoryAccounts: new SqliteDirectoryAccountStore(db),
   }));
 }
