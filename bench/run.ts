@@ -16,9 +16,10 @@ import { main as renderer } from './renderer.js';
 import { main as sandbox } from './sandbox.js';
 import { main as notifications } from './notifications.js';
 import { main as twoFactor } from './two-factor.js';
+import { main as guardQuality } from './guard-quality.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications], ['two-factor', twoFactor]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['guard-quality', guardQuality], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications], ['two-factor', twoFactor]] as const) {
   try {
     all.push(...await fn());
   } catch (err) {

@@ -4,6 +4,8 @@
  * before it is moved into place (a partial or tampered download never lands). Default: the int8
  * model (`onnx/model_quantized.onnx`); `--fp32` adds `onnx/model.onnx`.
  * Exit status 0 when every file is in place and verified.
+ * `--guard --pin <file>=<sha256> ... [--pins <json>]`: the guardrail's encoder classifier by name
+ * instead (scripts/models-guard.ts); every file must be pinned by the operator.
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { request } from 'undici';
 import { HF_REPO, MODEL_NAME, PINNED, modelsDir, progress, sha256File } from './models-manifest.js';
+import { GUARD_MODEL_NAME, fetchGuardModel, guardBaseUrl, readPins } from './models-guard.js';
 
 const argv = process.argv.slice(2);
 const fp32 = argv.includes('--fp32');
@@ -45,6 +48,15 @@ async function fetchFile(url: string, dest: string, bytes: number, sha: string, 
 }
 
 async function main(): Promise<void> {
+  if (argv.includes('--guard')) {
+    // Issue 16 item 1: the guardrail's encoder classifier, every file checked against the operator's pins.
+    const dir = modelsDir(argv, process.env);
+    const base = guardBaseUrl(argv, process.env);
+    console.error(`models:fetch --guard ${base} -> ${join(dir, GUARD_MODEL_NAME)}`);
+    await fetchGuardModel(dir, { base, pins: readPins(argv), log: (s) => console.error(s) });
+    console.error('done: restart the guardrail to turn the classifier layer on');
+    return;
+  }
   console.error(`models:fetch ${HF_REPO} -> ${target}`);
   for (const f of PINNED) {
     if (f.optional && !fp32) continue;

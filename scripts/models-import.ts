@@ -4,14 +4,17 @@
  * snapshot). The folder may hold the files flat or in `onnx/`. Every pinned file found is checked
  * (size, sha256) and copied with progress; the ONNX model must be the pinned int8 or fp32 file
  * unless `--allow-unverified` is given (then it is copied and its hash printed).
+ * `--guard [--pin <file>=<sha256>] [--pins <json>]`: the guardrail's encoder classifier instead
+ * (scripts/models-guard.ts): every file's sha256 is recorded in `svc-model.json`, pins checked first.
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, statSync, createReadStream, createWriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { MODEL_NAME, PINNED, modelsDir, progress, sha256File } from './models-manifest.js';
+import { GUARD_MODEL_NAME, RECORD_FILE, importGuardModel, readPins } from './models-guard.js';
 
 const argv = process.argv.slice(2);
-const src = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--dir');
+const src = argv.find((a, i) => !a.startsWith('--') && !['--dir', '--pin', '--pins'].includes(argv[i - 1] ?? ''));
 const allowUnverified = argv.includes('--allow-unverified');
 
 async function copyWithProgress(from: string, to: string, label: string): Promise<void> {
@@ -32,7 +35,15 @@ async function copyWithProgress(from: string, to: string, label: string): Promis
 }
 
 async function main(): Promise<void> {
-  if (!src || !existsSync(src)) throw new Error('usage: npm run models:import -- <folder holding the model files> [--dir <models folder>]');
+  if (!src || !existsSync(src)) throw new Error('usage: npm run models:import -- [--guard] <folder holding the model files> [--dir <models folder>]');
+  if (argv.includes('--guard')) {
+    // Issue 16 item 1: the guardrail's encoder classifier; hashes recorded (and checked against --pin/--pins).
+    const dir = modelsDir(argv, process.env);
+    console.error(`models:import --guard ${src} -> ${join(dir, GUARD_MODEL_NAME)}`);
+    await importGuardModel(src, dir, { pins: readPins(argv), log: (s) => console.error(s) });
+    console.error(`done: recorded in ${join(dir, GUARD_MODEL_NAME, RECORD_FILE)}; restart the guardrail to turn the classifier layer on`);
+    return;
+  }
   const target = join(modelsDir(argv, process.env), MODEL_NAME);
   console.error(`models:import ${src} -> ${target}`);
   const hasOnnx = PINNED.some((f) => f.path.startsWith('onnx/') && [join(src, f.path), join(src, basename(f.path)), join(src, MODEL_NAME, f.path)].some((c) => existsSync(c)));

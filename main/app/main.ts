@@ -92,11 +92,13 @@ async function start(): Promise<void> {
   // eslint-disable-next-line no-restricted-properties -- the shell sets the one input main/config reads; it never reads env itself
   process.env.SVC_DATA_DIR ||= join(app.getPath('userData'), 'data');
   if (app.isPackaged) {
-    // Packaged: migrations and models are extra resources beside app.asar (electron-builder.yml).
+    // Packaged: migrations, models and the guardrail's weights are extra resources beside app.asar (electron-builder.yml).
     // eslint-disable-next-line no-restricted-properties -- as above: inputs for main/config
     process.env.SVC_MIGRATIONS_DIR ||= join(process.resourcesPath, 'migrations');
     // eslint-disable-next-line no-restricted-properties -- as above: inputs for main/config
     process.env.SVC_MODELS_DIR ||= join(process.resourcesPath, 'models');
+    // eslint-disable-next-line no-restricted-properties -- as above: the guardrail's trained n-gram weights (issue 16 item 2)
+    process.env.SVC_GUARDRAIL_NGRAM_MODEL ||= join(process.resourcesPath, 'guardrail', 'ngram-guard.json');
   }
   const { loadStackConfig } = await import('../config/index.js');
   const { Supervisor } = await import('../supervisor/index.js');

@@ -12,6 +12,7 @@
  * - `DELETE /v1/guard/policy?tenant_id&agent_id` (admin) -> 204
  * - `POST /v1/guard/deidentify` body `DeidentifyRequest` -> 200 `DeidentifyResponse` (needs X-Svc-Turn-Id)
  * - `POST /v1/guard/reidentify` body `ReidentifyRequest` -> 200 `ReidentifyResponse`
+ * - `GET /v1/guard/status` -> 200 `GuardStatus` (which learned layers run; folders for admins only)
  * Errors: `{error, code}`; 400 `invalid_request` (with `field`), 400 `turn_missing`, 403 `tenant_mismatch`,
  * 403 `admin_required`.
  */
@@ -36,6 +37,18 @@ export interface GuardrailSettings {
   checkWorkers: number;
   /** Time budget of one scan from arrival, ms; past it the check answers `block` (SVC_GUARDRAIL_CHECK_BUDGET_MS). */
   checkBudgetMs: number;
+  /** Weights of the trained n-gram classifier, or null to run without it (SVC_GUARDRAIL_NGRAM_MODEL; issue 16 item 2). */
+  ngramModelPath: string | null;
+  /** Folders searched in order for the encoder classifier, as for the embedding model (SVC_MODELS_DIR, `<repo>/assets/models`, `<dataDir>/models`). */
+  modelDirs: string[];
+  /** Folder name of the encoder classifier in a models folder (SVC_GUARDRAIL_CLASSIFIER_MODEL; issue 16 item 1). */
+  encoderModel: string;
+  /** Longest wait for the encoder classifier's answer to one check, ms (SVC_GUARDRAIL_ENCODER_TIMEOUT_MS). */
+  encoderTimeoutMs: number;
+  /** Most windows of one text the encoder classifier reads (SVC_GUARDRAIL_ENCODER_MAX_WINDOWS). */
+  encoderMaxWindows: number;
+  /** onnxruntime intra-op threads of the encoder classifier (SVC_GUARDRAIL_ENCODER_THREADS). */
+  encoderThreads: number;
 }
 
 /** The guardrail's config slice. */
@@ -92,8 +105,17 @@ const PiiPolicySchema = Type.Object({
   nlp_in_checks: Type.Boolean(),
 });
 
-/** Model classifier through the router's `guardrail` role, when one is mapped. */
-const ClassifierPolicySchema = Type.Object({ mode: Type.Enum(['off', 'uncertain', 'always'], { type: 'string' }), threshold: Type.Number() });
+/**
+ * Model judge through the router's `guardrail` role, when one is mapped (issue 16 item 3): asked
+ * `always`, only when the other layers are `uncertain`, or `off`; `on_failure` says what a judge
+ * that was asked and gave no verdict (timeout, error, answer outside the format) does: `open` = the
+ * other layers decide, `closed` = block.
+ */
+const ClassifierPolicySchema = Type.Object({
+  mode: Type.Enum(['off', 'uncertain', 'always'], { type: 'string' }),
+  threshold: Type.Number(),
+  on_failure: Type.Enum(['open', 'closed'], { type: 'string' }),
+});
 
 /** The effective policy (every field present): defaults <- tenant override <- agent override. */
 export const GuardPolicySchema = Type.Object({
@@ -103,6 +125,10 @@ export const GuardPolicySchema = Type.Object({
   system_prompt_leak: ScannerPolicySchema,
   pii: PiiPolicySchema,
   model_classifier: ClassifierPolicySchema,
+  /** The project's trained n-gram classifier (issue 16 item 2); `threshold` is a probability. */
+  ngram_classifier: ScannerPolicySchema,
+  /** The imported encoder classifier, when its model is installed (issue 16 item 1); `threshold` is a probability. */
+  encoder_classifier: ScannerPolicySchema,
 });
 /** The effective policy. */
 export type GuardPolicy = Static<typeof GuardPolicySchema>;
@@ -115,6 +141,8 @@ export const PolicyOverrideSchema = Type.Object({
   system_prompt_leak: Type.Optional(Type.Partial(ScannerPolicySchema)),
   pii: Type.Optional(Type.Partial(PiiPolicySchema)),
   model_classifier: Type.Optional(Type.Partial(ClassifierPolicySchema)),
+  ngram_classifier: Type.Optional(Type.Partial(ScannerPolicySchema)),
+  encoder_classifier: Type.Optional(Type.Partial(ScannerPolicySchema)),
 });
 /** A partial policy override. */
 export type PolicyOverride = Static<typeof PolicyOverrideSchema>;
@@ -178,6 +206,46 @@ export const GuardResultSchema = Type.Object({
 });
 /** The check result. */
 export type GuardResult = Static<typeof GuardResultSchema>;
+
+// ---- layer status (issue 16 items 1 and 2) -------------------------------------------------------
+
+/** States of a learned layer: `unavailable` = no model installed, `off` = turned off by configuration. */
+export const LAYER_STATES = ['loading', 'ready', 'unavailable', 'failed', 'off'] as const;
+
+/** The trained n-gram classifier's status (`GET /v1/guard/status`, `/readyz`). */
+export const NgramStatusSchema = Type.Object({
+  state: Type.Enum(LAYER_STATES, { type: 'string' }),
+  model: Nullable(Type.String()),
+  version: Nullable(Type.String()),
+  /** sha256 of the weights file. */
+  sha256: Nullable(Type.String()),
+  reason: Nullable(Type.String()),
+});
+/** The trained n-gram classifier's status. */
+export type NgramStatus = Static<typeof NgramStatusSchema>;
+
+/** The imported encoder classifier's status; `path` and folder names in `reason` for admins only. */
+export const EncoderStatusSchema = Type.Object({
+  state: Type.Enum(LAYER_STATES, { type: 'string' }),
+  model: Type.String(),
+  path: Nullable(Type.String()),
+  file: Nullable(Type.String()),
+  /** sha256 of the ONNX file as recorded at import (svc-model.json), or null. */
+  sha256: Nullable(Type.String()),
+  labels: Type.Array(Type.String()),
+  reason: Nullable(Type.String()),
+  texts_classified: Type.Integer(),
+});
+/** The imported encoder classifier's status. */
+export type EncoderStatus = Static<typeof EncoderStatusSchema>;
+
+/** `GET /v1/guard/status`: which learned layers run (other layers may add their own fields). */
+export const GuardStatusSchema = Type.Object({
+  ngram_classifier: NgramStatusSchema,
+  encoder_classifier: EncoderStatusSchema,
+}, { additionalProperties: true });
+/** `GET /v1/guard/status`. */
+export type GuardStatus = Static<typeof GuardStatusSchema>;
 
 // ---- policy routes -----------------------------------------------------------------------------
 

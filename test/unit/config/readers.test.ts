@@ -30,10 +30,18 @@ function refuses(fn: () => unknown, variable: string): void {
 }
 
 test('guardrail: defaults and bounds', () => {
-  assert.deepEqual(guardrailSettings({}, context()), {
+  const ctx = context();
+  assert.deepEqual(guardrailSettings({}, ctx), {
     classifierTimeoutMs: 3000, classifierRetrySeconds: 30, deidRetentionHours: 168, maxBodyBytes: 2 * 1024 * 1024, deliveryTimeoutMs: 1500,
     checkWorkers: 2, checkBudgetMs: 2000,
+    // Issue 16 items 1 and 2: the learned layers' files and limits.
+    ngramModelPath: join(ctx.repoRoot, 'assets', 'guardrail', 'ngram-guard.json'),
+    modelDirs: [join(ctx.repoRoot, 'assets', 'models'), join(ctx.dataDir, 'models')], encoderModel: 'deberta-v3-base-prompt-injection-v2',
+    encoderTimeoutMs: 2000, encoderMaxWindows: 4, encoderThreads: 1,
   });
+  assert.equal(guardrailSettings({ SVC_GUARDRAIL_NGRAM_MODEL: 'off' }, ctx).ngramModelPath, null);
+  assert.deepEqual(guardrailSettings({ SVC_MODELS_DIR: '/models' }, ctx).modelDirs[0], '/models');
+  refuses(() => guardrailSettings({ SVC_GUARDRAIL_CLASSIFIER_MODEL: '../x' }, ctx), 'SVC_GUARDRAIL_CLASSIFIER_MODEL');
   assert.equal(guardrailSettings({ SVC_GUARDRAIL_DELIVERY_TIMEOUT_MS: '0' }, context()).deliveryTimeoutMs, 0);
   refuses(() => guardrailSettings({ SVC_GUARDRAIL_CLASSIFIER_TIMEOUT_MS: '99' }, context()), 'SVC_GUARDRAIL_CLASSIFIER_TIMEOUT_MS');
   refuses(() => guardrailSettings({ SVC_GUARDRAIL_MAX_BODY_BYTES: 'big' }, context()), 'SVC_GUARDRAIL_MAX_BODY_BYTES');
@@ -159,10 +167,10 @@ test('agent-runtime: every default; bad values name their variable', () => {
   refuses(() => agentRuntimeSettings({ AGENT_RUNTIME_CONVERSATIONS_ENABLED: 'maybe' }, context()), 'AGENT_RUNTIME_CONVERSATIONS_ENABLED');
 });
 
-test('sandbox has its settings (issue 12; test/unit/sandbox/settings.test.ts); dirauth has none yet', () => {
+test('sandbox has its settings (issue 12; test/unit/sandbox/settings.test.ts); dirauth is off without DIRAUTH_LDAP_URL (issue 15 item 3; test/unit/dirauth/directory-filter.test.ts)', () => {
   assert.equal(sandboxSettings({ ANYTHING: '1' }, context()).maxSessions, 50);
   refuses(() => sandboxSettings({ SANDBOX_BACKEND: 'remote' }, context()), 'SANDBOX_BACKEND');
-  assert.deepEqual(dirauthSettings({}, context()), {});
+  assert.deepEqual(dirauthSettings({}, context()), { ldap: null });
 });
 
 test('readServiceSettings runs every reader, keyed by service', () => {

@@ -1,5 +1,6 @@
 /**
- * Client of the guardrail service (spec "Guardrail"): `POST /v1/guard/input {content, scope}` and
+ * Client of the guardrail service (spec "Guardrail"): `POST /v1/guard/input {content, scope}` (and
+ * `{content, scope, source}` for retrieved chunks and tool results, issue 16 item 4) and
  * `POST /v1/guard/output {content, scope, input?}`, both answering the spec's check result
  * `{decision, reason, scanner_results[], rewritten_content}`. The caller's stamped headers travel
  * along so the guardrail emits `guardrail_verdict` under the turn.
@@ -36,9 +37,14 @@ export class GuardrailClient implements GuardPort {
     return this.check('/v1/guard/input', { content, scope }, headers, signal);
   }
 
-  /** Check model output (with the input it answers). Never throws. */
-  output(content: string, scope: GuardScope, input: string, headers: Record<string, string>, signal?: AbortSignal): Promise<GuardOutcome> {
-    return this.check('/v1/guard/output', { content, scope, input }, headers, signal);
+  /** Check model output (with the input it answers, and the system prompt it must not disclose). Never throws. */
+  output(content: string, scope: GuardScope, input: string, headers: Record<string, string>, signal?: AbortSignal, opts?: { systemPrompt?: string | null }): Promise<GuardOutcome> {
+    return this.check('/v1/guard/output', { content, scope, input, ...(opts?.systemPrompt ? { system_prompt: opts.systemPrompt } : {}) }, headers, signal);
+  }
+
+  /** Check a retrieved chunk, memory or tool result before the model sees it (`source` says which). Never throws. */
+  content(content: string, source: 'document' | 'tool', scope: GuardScope, headers: Record<string, string>, signal?: AbortSignal): Promise<GuardOutcome> {
+    return this.check('/v1/guard/input', { content, scope, source }, headers, signal);
   }
 
   private async check(path: string, body: unknown, headers: Record<string, string>, signal?: AbortSignal): Promise<GuardOutcome> {

@@ -170,7 +170,14 @@ export interface GuardScope { tenant_id: string; agent_id?: string }
 /** The guardrail. Never throws: failures are `{available: false}`. */
 export interface GuardPort {
   input(content: string, scope: GuardScope, headers: Record<string, string>, signal?: AbortSignal): Promise<GuardOutcome>;
-  output(content: string, scope: GuardScope, input: string, headers: Record<string, string>, signal?: AbortSignal): Promise<GuardOutcome>;
+  /** Check the answer; `opts.systemPrompt` lets the guardrail see a disclosure of it (issue 16 item 5). */
+  output(content: string, scope: GuardScope, input: string, headers: Record<string, string>, signal?: AbortSignal, opts?: { systemPrompt?: string | null }): Promise<GuardOutcome>;
+  /**
+   * Check content that enters the prompt from elsewhere (issue 16 item 4): a retrieved chunk or
+   * memory (`document`) or a tool result (`tool`), before the model sees it. Optional: a guardrail
+   * without it is not asked.
+   */
+  content?(content: string, source: 'document' | 'tool', scope: GuardScope, headers: Record<string, string>, signal?: AbortSignal): Promise<GuardOutcome>;
 }
 
 /** What one context source contributed: snippets, or why nothing. */

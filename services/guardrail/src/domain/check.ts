@@ -3,7 +3,10 @@
  * piece of content and folds their results into `{decision, reason, scanner_results,
  * rewritten_content}`. Decisions: `block` when a scanner whose action is `block` fires; else
  * `redact` (with `rewritten_content`) when a `redact` scanner found spans; else `allow`. Flag-only
- * scanners report `is_safe: false` but do not change the decision. Pure: no I/O.
+ * scanners report `is_safe: false` but do not change the decision. In a retrieved document or a
+ * tool result, an injection that can be cut out is dropped (its spans replaced by a marker,
+ * decision `redact`) instead of blocking the whole content (issue 16 item 4, domain/indirect.ts).
+ * Pure: no I/O.
  */
 import { NATIONAL_ID_TYPES, resolveOverlaps, type EntitySpan, type EntityType } from './entities.js';
 import { scanHarmful } from './harmful.js';
@@ -12,6 +15,9 @@ import { findEntities } from './pii.js';
 import type { GuardDecision, GuardResult, ScannerResult } from '../contracts.js';
 import type { GuardPolicy, ScannerAction } from './policy.js';
 import { findSecrets } from './secrets.js';
+import { applyEdits, entityEdits, injectionEdits, type Edit } from './indirect.js';
+import { promptOverlap, systemPromptLeak } from './leak.js';
+import { ngramLayer } from '../classifier/ngram-layer.js';
 
 /** The result types (contracts.ts, derived from the schemas). */
 export type { GuardDecision, GuardResult, ScannerResult };
@@ -39,7 +45,8 @@ export interface CheckOptions {
   systemPrompt?: string | null;
 }
 
-interface Fired { name: string; action: ScannerAction; risk: number; summary: string; spans?: EntitySpan[] }
+/** A scanner that fired; `edits` (indirect injection in documents and tool results) are text replacements beside `spans`. */
+interface Fired { name: string; action: ScannerAction; risk: number; summary: string; spans?: EntitySpan[]; edits?: Edit[] }
 
 function actionFor(p: { input: ScannerAction; output: ScannerAction }, direction: 'input' | 'output'): ScannerAction {
   return direction === 'input' ? p.input : p.output;
@@ -62,21 +69,8 @@ function entityDetail(c: Partial<Record<EntityType, number>>): string {
   return parts.length ? `found ${parts.join(', ')}` : 'none found';
 }
 
-const WORDS = /[\p{L}\p{N}]+/gu;
-
-/** Fraction of the system prompt's 8-word shingles that appear in `output` (0..1). */
-export function promptOverlap(output: string, systemPrompt: string): number {
-  const sw = systemPrompt.toLowerCase().match(WORDS) ?? [];
-  if (sw.length < 8) return output.toLowerCase().includes(systemPrompt.toLowerCase().trim()) && systemPrompt.trim().length >= 12 ? 1 : 0;
-  const ow = (output.toLowerCase().match(WORDS) ?? []).join(' ');
-  let total = 0;
-  let hit = 0;
-  for (let i = 0; i + 8 <= sw.length; i += 4) {
-    total++;
-    if (ow.includes(sw.slice(i, i + 8).join(' '))) hit++;
-  }
-  return total ? hit / total : 0;
-}
+/** Fraction of the system prompt reproduced in an output (domain/leak.ts). */
+export { promptOverlap };
 
 /** Replace spans by `[REDACTED_<TYPE>]`. */
 export function redactSpans(text: string, spans: EntitySpan[]): string {
@@ -111,7 +105,13 @@ export function runCheck(content: string, opts: CheckOptions): { result: GuardRe
     if (!bad && scan.risk >= inj.threshold * 0.5) uncertain = true;
     results.push({ scanner_name: 'prompt_injection', is_safe: !bad, risk_score: round(scan.risk), detail: ruleDetail(scan.hits) });
     rules.push(...scan.hits.map((h) => h.id));
-    if (bad) fired.push({ name: 'prompt_injection', action: injAction === 'redact' ? 'block' : injAction, risk: scan.risk, summary: `prompt injection (${[...new Set(scan.hits.map((h) => h.family))].join(', ')})` });
+    if (bad) {
+      const summary = `prompt injection (${[...new Set(scan.hits.map((h) => h.family))].join(', ')})`;
+      // Issue 16 item 4: in a document or tool result, drop the injected spans when they can be cut out.
+      const cut = (source === 'document' || source === 'tool') && injAction !== 'flag' ? injectionEdits(content, source, inj.threshold) : null;
+      if (cut) fired.push({ name: 'prompt_injection', action: 'redact', risk: scan.risk, summary: `${summary}: ${cut.edits.length} span${cut.edits.length === 1 ? '' : 's'} removed`, edits: cut.edits });
+      else fired.push({ name: 'prompt_injection', action: injAction === 'redact' ? 'block' : injAction, risk: scan.risk, summary });
+    }
   }
 
   const harm = policy.harmful_content;
@@ -167,12 +167,22 @@ export function runCheck(content: string, opts: CheckOptions): { result: GuardRe
   const leak = policy.system_prompt_leak;
   const leakAction = actionFor(leak, direction);
   if (leakAction !== 'off' && direction === 'output') {
-    const overlap = opts.systemPrompt ? promptOverlap(content, opts.systemPrompt) : 0;
-    const phrase = /\b(?:my (?:system prompt|initial instructions|hidden instructions) (?:is|are|says|reads)|here (?:is|are) my (?:system prompt|instructions))\b/i.test(content) ? 0.6 : 0;
-    const risk = Math.max(overlap >= 0.3 ? Math.min(1, 0.5 + overlap) : overlap, phrase);
-    const bad = risk >= leak.threshold;
-    results.push({ scanner_name: 'system_prompt_leak', is_safe: !bad, risk_score: round(risk), detail: bad ? (overlap >= 0.3 ? `${Math.round(overlap * 100)}% of the system prompt reproduced` : 'disclosure phrase') : 'no leak found' });
-    if (bad) fired.push({ name: 'system_prompt_leak', action: leakAction === 'redact' ? 'block' : leakAction, risk, summary: 'system prompt disclosure' });
+    // Issue 16 item 5: reproduced, its guarded values given away, or announced (domain/leak.ts).
+    const found = systemPromptLeak(content, opts.systemPrompt);
+    const bad = found.risk >= leak.threshold;
+    results.push({ scanner_name: 'system_prompt_leak', is_safe: !bad, risk_score: round(found.risk), detail: bad ? found.detail : found.risk > 0 ? `under threshold: ${found.detail}` : 'no leak found' });
+    if (bad) fired.push({ name: 'system_prompt_leak', action: leakAction === 'redact' ? 'block' : leakAction, risk: found.risk, summary: 'system prompt disclosure' });
+  }
+
+  // The trained n-gram classifier (issue 16 item 2), when its weights are installed in this thread.
+  const ngram = ngramLayer(content, { direction, source, policy });
+  if (ngram) {
+    results.push(ngram.result);
+    // A document whose injected spans were cut out counts as what remains (issue 16 item 4).
+    const cut = fired.find((f) => f.name === 'prompt_injection' && f.edits);
+    const remains = ngram.fired && cut ? ngramLayer(applyEdits(content, cut.edits!), { direction, source, policy }) : null;
+    if (remains && !remains.fired) ngram.result.detail += '; clean once the injected spans are removed';
+    else if (ngram.fired) fired.push({ name: ngram.result.scanner_name, ...ngram.fired });
   }
 
   const blocking = fired.filter((f) => f.action === 'block');
@@ -186,7 +196,7 @@ export function runCheck(content: string, opts: CheckOptions): { result: GuardRe
   } else if (redacting.length) {
     decision = 'redact';
     reason = `redacted: ${redacting.map((f) => f.summary).join('; ')}`;
-    rewritten = redactSpans(content, resolveOverlaps(redacting.flatMap((f) => f.spans ?? [])));
+    rewritten = applyEdits(content, [...entityEdits(resolveOverlaps(redacting.flatMap((f) => f.spans ?? []))), ...redacting.flatMap((f) => f.edits ?? [])]);
   } else if (fired.length) {
     reason = `allowed with findings: ${fired.map((f) => f.summary).join('; ')}`;
   }

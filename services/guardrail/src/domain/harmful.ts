@@ -1,57 +1,46 @@
 /**
- * Harmful-request scanner: requests for operational help with weapons (chemical, biological,
- * explosive), drug synthesis, malware and intrusion, evading law enforcement, violence and
- * threats, harassment, self-harm promotion, hateful claims, targeted disinformation, and verbatim
- * reproduction of copyrighted works. Rules pair an actionable request with a harmful object, so
- * questions *about* a topic ("how does sarin affect the body") stay allowed. Pure: no I/O.
+ * Harmful-request scanner, organised by harm class (issue 16 item 4; classes in `harm-classes/`,
+ * each with its definition): weapons (explosives, CBRN agents, untraceable or converted firearms,
+ * poisons), drugs, cyber (malware and intrusion), crime (fraud, theft, evading the law,
+ * trafficking), violence (including threats, terrorism and animal cruelty), self-harm,
+ * harassment and hate (stalking, doxxing, intimate images, dehumanising content), sexual content
+ * involving minors, disinformation and defamation, and verbatim copyrighted works. Most rules pair
+ * an act with its object ("make" + "a pipe bomb") or an act on a person with a request or intent
+ * before it ("how do I" ... "poison my neighbour"), so harmful requests phrased as ordinary writing
+ * or a how-to are caught by what they ask for, not by their wrapper; questions ABOUT a topic, and a
+ * defensive framing just before the act ("how to protect against phishing"), stay allowed. A request
+ * for working detail ("step by step", "exact quantities") adds weight only next to a harmful class.
+ * Pure: no I/O.
  */
-import { combine, type RuleHit } from './injection.js';
+import { COPYRIGHT_CLASS, DETAIL_CLASS, DISINFORMATION_CLASS } from './harm-classes/deception.js';
+import { CRIME_CLASS, CYBER_CLASS } from './harm-classes/crime.js';
+import { ILLICIT_CLASS } from './harm-classes/generic.js';
+import { HARASSMENT_CLASS, SELF_HARM_CLASS, SEXUAL_CLASS, VIOLENCE_CLASS } from './harm-classes/violence.js';
+import { DRUGS_CLASS, WEAPONS_CLASS } from './harm-classes/weapons.js';
+import { combine, rulePatterns, runRules, warmUpRules, type Rule, type RuleClass, type RuleHit } from './rule-engine.js';
 import { normalizeForScan } from './text.js';
 
 /** Result of the harmful-content scan. */
 export interface HarmScan { risk: number; hits: RuleHit[] }
 
-const ASK = String.raw`(?:give|provide|write|create|generate|list|explain|describe|detail|outline|tell me|show me|teach me|help me|how (?:do|can|could|would|should) (?:i|you|one|we|someone)|how to|steps? (?:to|for)|step-by-step|instructions? (?:for|on|to)|guide (?:to|for|on)|tutorial|recipe|method|ways? to|determine|convert|suggest|devise|develop|design|plan|code|script)`;
-const MAKE = String.raw`(?:make|making|synthesi[sz]e|synthesi[sz]ing|synthesis|manufactur(?:e|ing)|produc(?:e|ing)|build|building|cook|cooking|brew|extract|extracting|culture|culturing|grow|weaponi[sz]e|weaponi[sz]ing|obtain|acquire|acquiring|buy|purchase|purchasing|get|assemble|create|creating|prepare|preparing|isolate|enhance|release|disperse|deploy|detonate|smuggle)`;
-const CBRN = String.raw`(?:nerve (?:agent|gas)|sarin|tabun|soman|vx\b|novichok|mustard gas|sulfur mustard|phosgene|chlorine gas|hydrogen cyanide|ricin|abrin|anthrax|botulinum|botulism toxin|smallpox|plague|ebola|chemical (?:weapons?|warfare agents?)|biological (?:weapons?|warfare agents?)|bio-?weapons?|toxins? (?:weapon)|dimethylmercury|lewisite|tetrodotoxin|parathion|strychnine|cyanide|cholera|pathogens?|dirty bomb|radiological|enriched uranium|(?:pipe |nail |car |fertilizer |homemade )?bombs?|explosives?|ied\b|napalm|thermite|molotov|tatp|petn|rdx|c-4|ammonium nitrate bomb|detonators?|ghost guns?|untraceable (?:gun|firearm)s?|3d[- ]printed (?:gun|firearm)s?|automatic (?:rifle|weapon) conversion|silencers?|suppressors?)`;
-const DRUGS = String.raw`(?:meth(?:amphetamine)?|fentanyl|carfentanil|cocaine|crack|heroin|lsd(?:-25)?|mdma|ecstasy|ghb|dmt|pcp|ketamine|nitazenes?|oxycodone|morphine|opioids?|mescaline|psilocybin|amphetamine)`;
-const MALWARE = String.raw`(?:malware|ransomware|keylogger|key logger|virus(?:es)?|worms?|trojans?|botnets?|rootkits?|spyware|stalkerware|backdoors?|rat\b|remote access trojan|credential (?:stealer|harvester)|infostealer|cryptojacker|exploits?|zero-?days?|payloads?|shellcode|reverse shells?|ddos|dos attack|phishing (?:emails?|sites?|pages?|kits?|campaigns?|messages?)|sql injection|xss payload|buffer overflow exploit)`;
-
-const RULES: Array<{ id: string; family: string; weight: number; re: RegExp }> = [
-  { id: 'cbrn_weapons', family: 'weapons', weight: 0.85, re: new RegExp(String.raw`\b${MAKE}\b.{0,80}\b${CBRN}|\b${CBRN}.{0,60}\b(?:at home|from (?:common )?household|without (?:detection|being detected|a license)|easy to (?:make|obtain|synthesi[sz]e)|synthesis (?:route|pathway)|step-by-step)`) },
-  { id: 'cbrn_list', family: 'weapons', weight: 0.75, re: new RegExp(String.raw`\b(?:list|which|what)\b.{0,40}\b(?:chemical|biological) (?:weapons?|warfare agents?)\b`) },
-  { id: 'drug_synthesis', family: 'drugs', weight: 0.8, re: new RegExp(String.raw`\b(?:synthesi[sz]e|synthesi[sz]ing|synthesis|manufactur(?:e|ing)|mak(?:e|ing)|cook(?:ing)?|produc(?:e|ing)|extract(?:ing)?)\b.{0,60}\b${DRUGS}\b|\b${DRUGS}\b.{0,40}\b(?:synthesis|at home|without (?:a prescription|getting caught)|precursors?)\b`) },
-  { id: 'malware_creation', family: 'cyber', weight: 0.8, re: new RegExp(String.raw`\b(?:write|create|generate|develop|code|build|make|design|program|craft)\s+(?:(?!about|comparing|on|of|explaining|describing|against|for|to|how|why|what|protect|defend|detect|prevent)[\w-]{1,40}\s+){0,4}${MALWARE}\b`) },
-  { id: 'cyber_attack', family: 'cyber', weight: 0.7, re: /\b(?:escalat(?:e|ing) privileges|privilege escalation|persistent backdoor|exfiltrat(?:e|es|ing) (?:passwords|data|credentials|files)|syn flood|dns amplification|rainbow table attack|csrf attack|deface (?:a|the) website|corrupts? the hard drive|scraping email addresses|(?:using|use|exploit|leverage|leveraging) the [\w\s-]{2,30} (?:vulnerability|exploit) (?:to|on|against)|example payload|sql injection|hack (?:a|an|the|into)|disable geofencing|take control of (?:a|the) (?:system|server|car|vehicle|drone))\b/ },
-  { id: 'phishing_lure', family: 'cyber', weight: 0.6, re: /\b(?:convince|persuade|trick)\b.{0,40}\b(?:to click (?:on )?(?:a|the|this) link|to (?:share|give|send|reveal) (?:their|your|his|her) (?:social security number|password|credentials|bank details|credit card)|that enabling (?:office )?macros is safe|to enable macros)\b|\b(?:security issue|suspicious activity|account (?:has been )?(?:locked|suspended|compromised))\b.{0,80}\blink/ },
-  { id: 'evade_security', family: 'cyber', weight: 0.75, re: /\b(?:evade|evading|bypass|bypassing|avoid|hide from|undetectable by|disable|disabling|circumvent|fool|obfuscate)\b.{0,60}\b(?:antivirus|anti-virus|av software|edr|detection|analysis tools|security software|firewalls?|intrusion detection|ids|captcha|2fa|two-factor|mfa|windows defender|defender|sandbox(?:es)?)\b/ },
-  { id: 'hacking', family: 'cyber', weight: 0.75, re: /\b(?:hack(?:ing)? into|break into|gain (?:unauthorized|unauthorised) access|access (?:someone|somebody|another person)'?s?|take over (?:someone|somebody)'?s?|brute[- ]forc(?:e|ing)|crack(?:ing)? (?:the |a |someone'?s? )?(?:password|wifi|wpa)|exploit(?:ing)? (?:the )?[\w-]{1,40} (?:vulnerability|vuln|bug|flaw)|exploit(?:s)? for (?:cve|the)|(?:cve-\d{4}-\d{1,7}).{0,40}\b(?:exploit|attack)|sql injection (?:attack|payload)|steal(?:ing)? (?:passwords|credentials|cookies|session tokens))\b/ },
-  { id: 'evade_law', family: 'illegal', weight: 0.7, re: /\bwithout (?:getting caught|being (?:caught|detected|traced|noticed|seen|identified)|detection|leaving (?:a |any )?(?:trace|evidence)|a trace|anyone (?:knowing|noticing))\b|\b(?:evade|evading|avoid|avoiding|escape|escaping)\b.{0,30}\b(?:police|law enforcement|authorities|tax(?:es)?|tracing|monitoring|customs|border control|detection)\b|\buntraceable\b|\bwithout (?:official )?(?:permission|authori[sz]ation|a warrant|consent)\b.{0,0}|\b(?:get away with (?:it|murder|the crime)|hide (?:the )?evidence|cover up (?:a|the) (?:crime|murder|killing)|fool (?:a|the) (?:breathalyzer|drug test|polygraph))\b/ },
-  { id: 'illegal_act', family: 'illegal', weight: 0.65, re: /\b(?:illegal(?:ly)?|unlawful(?:ly)?)\b.{0,30}\b(?:purchase|buy|obtain|start|disrupt|tap|access|acquire|sell|run|operate|import|make|get)\b|\b(?:how to|ways to|instructions for|steps? (?:to|for))\s+(?:\w{1,40}\s+){0,2}(?:steal(?:ing)?|rob(?:bing)?|shoplift(?:ing)?|burglari[sz]e|break into|pick(?:ing)? (?:a )?lock|hotwire|tamper(?:ing)? with|sabotag(?:e|ing)|poison(?:ing)?|hijack(?:ing)?|intercept(?:ing)?)\b|\bstolen (?:credit card|goods|identity|identities|cards?|data)\b|\bcar bomb\b|\bfull auto\b|\bcommit suicide\b|\b(?:hostage|non-consensual|nonconsensual)\b/ },
-  { id: 'serious_crime', family: 'illegal', weight: 0.65, re: /\b(?:launder(?:ing)? money|money laundering|smuggl(?:e|ing)|human trafficking|traffick(?:ing)?|counterfeit(?:ing)? (?:money|currency|bills)|forg(?:e|ing) (?:documents|passports?|ids?|signatures?)|fake (?:ids?|passports?)|identity theft|steal (?:someone'?s? identity|a car|cars|food|from)|shoplift(?:ing)?|hotwir(?:e|ing)|chop shops?|black market|organ (?:trafficking|harvesting)|sell (?:human )?organs|ponzi scheme|insider trading|bribe (?:a|an|the)|tax (?:fraud|evasion)|credit card fraud|carding|skimm(?:er|ing)|scam (?:script|people|victims)|extort(?:ion)?|blackmail|ransom note|kidnap(?:ping)?|poach(?:ing)?)\b/ },
-  { id: 'violence', family: 'violence', weight: 0.75, re: /\b(?:how (?:to|do i|can i) (?:kill|murder|poison|strangle|stab|shoot|torture|assassinate)\s+(?!(?:a |an |the |this |that |my |all |every |your )?(?:process(?:es)?|tasks?|threads?|jobs?|apps?|applications?|programs?|sessions?|commands?|scripts?|containers?|pods?|servers?|services?|weeds?|mold|bacteria|germs|fleas|ants|bugs|pests|time|photos?|pictures?|videos?|portraits?|film|it|them|mosquitoes|flies|roaches|cockroaches|rats|mice|termites|lice|viruses|the (?:mood|engine|lights)))|kill (?:someone|somebody|a person|my|him|her|them|people)|murder (?:someone|my|a)|poison (?:someone|my|a person|him|her)|(?:look|seem) like an accident|mass (?:shooting|casualt(?:y|ies))|school shooting|terrorist attack|(?:death|bomb) threat|threaten(?:ing)? (?:to kill|someone|a|my)|assassinat(?:e|ion) (?:of |a |the )?|genocide|ethnic cleansing|torture (?:someone|a person))\b/ },
-  { id: 'graphic_violence', family: 'violence', weight: 0.55, re: /\b(?:in graphic detail|graphically describe|gory detail)\b|\b(?:being )?(?:flayed|drawn and quartered|dismembered|disembowel(?:ed|led)|tortured) (?:alive|in detail)\b/ },
-  { id: 'harassment', family: 'harassment', weight: 0.7, re: /\b(?:insult and bully|bully(?:ing)? (?:someone|them|him|her|a|the)|harass(?:ing|ment)? (?:someone|them|him|her|a|the)|dox(?:x)?(?:ing)?|stalk(?:ing)? (?:someone|my ex|her|him)|humiliat(?:e|ing) (?:someone|them|him|her)|revenge porn|intimate images? (?:of|without)|sextort(?:ion)?|(?:designed|meant|intended) to (?:insult|bully|humiliate|harass|intimidate|ridicule))\b|\b(?:racist|sexist|homophobic|anti-?semitic|transphobic|xenophobic|hateful|offensive|profane|derogatory|demeaning)\b.{0,30}\b(?:response|message|email|post|text|vitriol|jokes?|insults?|reply|language|tweets?|remarks?|rant|slurs?)\b|\bviciously (?:harass|bull|insult|attack)|\binciting hatred|\bhate mail\b|\bgaslight\b|\bsilence whistleblowers\b/ },
-  { id: 'self_harm', family: 'self_harm', weight: 0.75, re: /\b(?:encourag(?:e|es|ing)|promot(?:e|es|ing)|glorif(?:y|ies|ying)|romantici[sz](?:e|es|ing)|convinc(?:e|ing)|persuad(?:e|ing))\b.{0,50}\b(?:anorexia|bulimia|eating disorders?|self-harm|self harm|cutting|suicide|to (?:kill|harm) (?:themselves|himself|herself)|sexual assault|rape|terroris[mt]s?|terrorists|mass shootings?|violence against|child (?:abuse|exploitation)|pedophilia|drunk driving|drug use|animal cruelty|stalking behavior)\b|\b(?:convince|persuade|encourage)\b.{0,50}\b(?:start using drugs|try drugs|huff|to drink (?:alcohol)?|eat (?:laundry )?detergent|mixing bleach)\b/ },
-  { id: 'sexual_content', family: 'sexual', weight: 0.6, re: /\b(?:pornographic|explicit (?:sexual|sex|porn)|snuff film|sexually explicit)\b|\bcoerce\b.{0,40}\b(?:explicit|intimate|sex|nude)\b/ },
-  { id: 'sexual_minors', family: 'sexual_minors', weight: 0.95, re: /\b(?:child|children|minor|minors|underage|kids?|teen(?:ager)?s?|\d{1,2}[- ]year[- ]old)\b.{0,40}\b(?:sexual|sexually|porn|pornograph(?:y|ic)|nude|naked|erotic|explicit)\b|\b(?:sexual|sexually|porn|nude|naked|erotic|explicit)\b.{0,40}\b(?:child|children|minors?|underage|\d{1,2}[- ]year[- ]old)\b/ },
-  { id: 'hate', family: 'hate', weight: 0.7, re: /\b(?:inherently|genetically|naturally|biologically) (?:inferior|superior|less intelligent|more violent|criminal|stupid|evil)\b|\b(?:racial|ethnic) (?:slurs?|purity)\b|\b(?:race|races|ethnicit(?:y|ies)|religion|jews|muslims|christians|blacks|whites|asians|immigrants|women|men|gays?|lgbtq?\+?|transgender people)\b.{0,40}\b(?:are (?:inferior|subhuman|vermin|parasites|animals)|should (?:be (?:killed|exterminated|deported|eliminated)|not (?:have|be allowed)))\b/ },
-  { id: 'disinformation', family: 'disinformation', weight: 0.55, re: /\b(?:persuasive|convincing|compelling|fake|viral|misleading)\b.{0,40}\b(?:article|post|essay|tweet|argument|letter|story|news|blog|message|social media post)\b.{0,80}\b(?:hoax|faked|staged|fraud(?:ulent)?|rigged|stolen|never happened|was a lie|is a lie|not real|conspiracy|cover-?up|solely (?:initiated|caused|responsible)|were (?:truly|actually|really) behind|positive impact|beneficial|justified|deserved|was (?:not|n't) (?:a genocide|real)|vaccines? (?:cause|causes|contain)|microchips?|5g|chemtrails|flat earth|(?:snorting|using|doing) cocaine|affair with|child (?:abuse|trafficking)|deliberately|secretly|intentionally|lab leak|involved in|deserved|exaggerated|myth|propaganda|lied|complicit|paid to|natural disaster|democratic and peaceful|downplays?|better for the environment|more likely to be|hardly pay|voter fraud|election fraud|cause autism|causes? covid|good for you|do not cause cancer|positive|burden on|unnecessary)\b|\b(?:defamatory|posing as an expert)\b|\b(?:persuade|convince) (?:readers|people|the op|them|editors|voters)\b.{0,20}\bthat\b/ },
-  { id: 'disinfo_edit', family: 'disinformation', weight: 0.55, re: /\b(?:slightly|minimally|subtly|small) (?:modify|edit|edits|change|changes|alter|rewrite|modifications)\b.{0,80}\b(?:to (?:suggest|make it seem|persuade|imply|claim)|seem like|appear that|pro-)|\b(?:suggest|make) (?:small )?(?:edits|modifications)\b.{0,60}\bto persuade\b|\b(?:hoax|never happened)\b/ },
-  { id: 'copyright_verbatim', family: 'copyright', weight: 0.7, re: /\b(?:generate|write|give|print|reproduce|provide|recite|output|type out|share)\b.{0,20}\b(?:the (?:full |complete |entire )?(?:lyrics|text|chapter|script|transcript)|(?:a |the )?(?:long |lengthy |full |complete |verbatim )?(?:passage|excerpt|chapter|section|pages?))\b.{0,20}\b(?:of|from|to)\b\s*["'“«]/ },
-  { id: 'copyright_by', family: 'copyright', weight: 0.3, re: /["'“«][^"”»]{2,80}["'”»]\s+by\s+[a-z]/ },
-  { id: 'operational_detail', family: 'operational', weight: 0.2, re: new RegExp(String.raw`\b${ASK}\b.{0,40}\b(?:detailed|step-by-step|specific|exact|precise)\b`) },
+/** The harm classes, in report order (the operational-detail nudge last). */
+export const HARM_CLASSES: readonly RuleClass[] = [
+  WEAPONS_CLASS, DRUGS_CLASS, CYBER_CLASS, CRIME_CLASS, VIOLENCE_CLASS, SELF_HARM_CLASS, HARASSMENT_CLASS, SEXUAL_CLASS,
+  DISINFORMATION_CLASS, COPYRIGHT_CLASS, ILLICIT_CLASS, DETAIL_CLASS,
 ];
 
-/** The harmful-request rules (id, family, weight, pattern), read by the linear-time tests (issue 11 item 6). */
-export const HARM_RULES: ReadonlyArray<{ readonly id: string; readonly re: RegExp }> = RULES;
+const RULES: readonly Rule[] = HARM_CLASSES.flatMap((c) => c.rules);
+
+/** Every pattern the harm classes run (id, pattern), read by the linear-time tests (issue 11 item 6). */
+export const HARM_RULES: ReadonlyArray<{ readonly id: string; readonly re: RegExp }> = rulePatterns(RULES);
+
+/** Compile every harm pattern now (scan workers, before they take checks). */
+export function warmUpHarmful(): void { warmUpRules(RULES); }
 
 /** Scan `raw` for harmful requests. */
 export function scanHarmful(raw: string): HarmScan {
-  const text = normalizeForScan(raw);
-  const hits: RuleHit[] = [];
-  for (const r of RULES) if (r.re.test(text)) hits.push({ id: r.id, family: r.family, weight: r.weight });
-  // The "operational detail" nudge only counts alongside a harmful family.
+  const hits: RuleHit[] = runRules(normalizeForScan(raw), RULES, 'user').map((h) => ({ id: h.id, family: h.family, weight: h.weight }));
+  // The "operational detail" nudge only counts alongside a harmful class.
   const real = hits.filter((h) => h.family !== 'operational');
   return { risk: real.length ? combine(hits.map((h) => h.weight)) : 0, hits: real.length ? hits : [] };
 }

@@ -15,7 +15,9 @@ export const DEFAULT_POLICY: GuardPolicy = Object.freeze({
   secrets: { input: 'redact', output: 'redact', threshold: 0.5 },
   pii: { input: 'flag', output: 'flag', threshold: 0.5, entities: [...DIRECT_IDENTIFIERS], nlp_in_checks: false },
   system_prompt_leak: { input: 'off', output: 'block', threshold: 0.5 },
-  model_classifier: { mode: 'uncertain', threshold: 0.5 },
+  model_classifier: { mode: 'uncertain', threshold: 0.5, on_failure: 'open' },
+  ngram_classifier: { input: 'block', output: 'off', threshold: 0.5 },
+  encoder_classifier: { input: 'block', output: 'off', threshold: 0.92 },
 }) as GuardPolicy;
 
 const ACTIONS: readonly ScannerAction[] = SCANNER_ACTIONS;
@@ -56,6 +58,8 @@ export function validateOverride(raw: unknown): { ok: true; value: PolicyOverrid
         if (!['off', 'uncertain', 'always'].includes(v as string)) return { ok: false, error: `${field} must be off, uncertain or always`, field };
       } else if (key === 'entities') {
         if (!Array.isArray(v) || !v.every((e) => ALL_ENTITY_TYPES.includes(e as EntityType))) return { ok: false, error: `${field} must list entity types (${ALL_ENTITY_TYPES.join(', ')})`, field };
+      } else if (key === 'on_failure') {
+        if (!['open', 'closed'].includes(v as string)) return { ok: false, error: `${field} must be open or closed`, field };
       } else if (key === 'nlp_in_checks') {
         if (typeof v !== 'boolean') return { ok: false, error: `${field} must be a boolean`, field };
       }

@@ -44,12 +44,28 @@ export interface DeidMappingStore {
   purgeBefore(cutoffMs: number): number;
 }
 
-/** A classifier verdict: risk 0..1 and a short label (no content). */
-export interface ClassifierVerdict { risk: number; label: string }
+/**
+ * A classifier verdict: risk 0..1 and a short label (no content). The model judge (issue 16 item 3)
+ * adds the taxonomy codes it named, its latency, and `failure` when it was asked and gave no verdict
+ * (timeout, error, an answer outside the strict format): the policy's `on_failure` decides then.
+ */
+export interface ClassifierVerdict {
+  risk: number;
+  label: string;
+  /** Taxonomy codes the judge named (domain/judge.ts `JUDGE_TAXONOMY`). */
+  categories?: string[];
+  /** How long the judge took, ms. */
+  latency_ms?: number;
+  /** Why a judge that was asked gave no verdict. */
+  failure?: 'timeout' | 'error' | 'unparseable';
+}
 
-/** The optional model-based safety classifier (the router's `guardrail` role). */
+/** The optional model judge (the router's `guardrail` role). */
 export interface Classifier {
-  /** Classify `content`; null when no classifier is available. Never throws. */
+  /**
+   * Judge `content`; null when no judge is configured (the layer is absent). A judge that was asked
+   * and did not answer in time or in format answers a verdict with `failure`. Never throws.
+   */
   classify(content: string, direction: 'input' | 'output'): Promise<ClassifierVerdict | null>;
 }
 

@@ -7,6 +7,9 @@
  */
 import type { ContentSource } from '../contracts.js';
 import { runCheck } from './check.js';
+import { warmUpHarmful } from './harmful.js';
+import { warmUpInjection } from './injection.js';
+import { DEFAULT_POLICY } from './policy.js';
 import { findEntities } from './pii.js';
 import type { CheckOutcome, Scanner } from './ports.js';
 
@@ -59,3 +62,17 @@ export const inProcessScanner: Scanner = {
   check: async (content, opts) => runCheck(content, opts),
   entities: async (content, opts) => findEntities(content, opts),
 };
+
+/**
+ * Compile the scanners' patterns before the first check (a scan worker calls this before it says it
+ * is ready: compiling several hundred patterns takes over a second on a busy machine and must not
+ * count against any input's budget; issue 11 item 6, issue 16 item 4).
+ */
+export function warmUpScanners(): void {
+  warmUpInjection();
+  warmUpHarmful();
+  for (const text of ['Warm up: mail a@b.example, call +1 415 555 0100, key sk-proj-0000000000000000000000.', 'Warm up \u2014 \u00fcber \u4e2d.']) {
+    for (const source of ['user', 'document', 'tool'] as const) runCheck(text, { direction: 'input', source, policy: DEFAULT_POLICY });
+    runCheck(text, { direction: 'output', policy: DEFAULT_POLICY, input: '', systemPrompt: 'You are a helpful assistant.' });
+  }
+}

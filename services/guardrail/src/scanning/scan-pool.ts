@@ -19,7 +19,7 @@ import type { EntitySpan } from '../domain/entities.js';
 import type { FindEntitiesOptions } from '../domain/pii.js';
 import type { CheckOutcome, Scanner, Warn } from '../domain/ports.js';
 import { ScanIncomplete, type ScanIncompleteCause } from '../domain/scanner.js';
-import type { ScanRequest, WorkerMessage } from './scan-worker.js';
+import type { ScanRequest, ScanWorkerData, WorkerMessage } from './scan-worker.js';
 
 /** Compiled next to this file (dist/services/guardrail/src/scanning/scan-worker.js). */
 const WORKER_URL = new URL('./scan-worker.js', import.meta.url);
@@ -36,6 +36,8 @@ export interface ScanPoolOptions {
   memoryMb?: number;
   /** Worker module (tests); default scan-worker.js. */
   workerUrl?: URL;
+  /** Handed to each worker at start (`ScanWorkerData`: the n-gram weights file, issue 16 item 2). */
+  workerData?: ScanWorkerData;
   log: Warn;
 }
 
@@ -118,7 +120,7 @@ export class ScanPool implements Scanner {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.o.workerUrl ?? WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: this.o.memoryMb ?? 256 } });
+    const worker = new Worker(this.o.workerUrl ?? WORKER_URL, { workerData: this.o.workerData ?? {}, resourceLimits: { maxOldGenerationSizeMb: this.o.memoryMb ?? 256 } });
     worker.unref();
     const slot: Slot = { worker, task: null, ready: false };
     worker.on('message', (m: WorkerMessage) => {

@@ -6,9 +6,18 @@
  * into a failed-closed check. The pool terminates a worker that runs past the scan budget. Once
  * its modules are loaded the worker says `{ready: true}`: its start does not count against a budget.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadNgramModel } from '../classifier/ngram-file.js';
+import { installNgramModel } from '../classifier/ngram-layer.js';
 import { runCheck, type CheckOptions } from '../domain/check.js';
 import { findEntities, type FindEntitiesOptions } from '../domain/pii.js';
+import { warmUpScanners } from '../domain/scanner.js';
+
+/** What the pool hands a worker at start (`ScanPoolOptions.workerData`). */
+export interface ScanWorkerData {
+  /** Weights of the trained n-gram classifier (issue 16 item 2), loaded once here; null: that layer is off. */
+  ngramModelPath?: string | null;
+}
 
 /** One scan asked of a worker. */
 export type ScanRequest =
@@ -30,6 +39,16 @@ export function handleScan(m: ScanRequest): ScanReply {
     return { id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) };
   }
 }
+
+// The n-gram weights load before `ready`: a scan never pays for them. A file that does not load
+// leaves the layer off here; the service reports why (its own load at start, /readyz).
+const init = (workerData ?? {}) as ScanWorkerData;
+if (init.ngramModelPath) {
+  try { installNgramModel(loadNgramModel(init.ngramModelPath).model); } catch { installNgramModel(null); }
+}
+
+// Compile the scanners' patterns before `ready` too (issue 16 item 4: a first scan must not pay for it).
+if (parentPort) warmUpScanners();
 
 parentPort?.on('message', (m: ScanRequest) => { parentPort!.postMessage(handleScan(m)); });
 parentPort?.postMessage({ ready: true } satisfies WorkerMessage);

@@ -14,7 +14,8 @@ export type GuardedOutput = { content: string } | { outcome: TurnOutcome };
 export async function guardOutput(d: ChatDeps, turn: Turn, content: string, userText: string): Promise<GuardedOutput> {
   const { trace, sink } = turn;
   const noted = turn.journal?.begin('guard_output');
-  const og = await d.guardrail.output(content, turn.scope, userText, turn.p.who.headers, turn.signal);
+  // Issue 16 item 5: the system prompt goes along, so a disclosure of it is caught.
+  const og = await d.guardrail.output(content, turn.scope, userText, turn.p.who.headers, turn.signal, { systemPrompt: d.settings.systemPrompt });
   noted?.(og.available ? og.decision : og.unreachable ? 'unavailable' : 'block', og.available ? { decision: og.decision, ...(og.reason ? { reason: og.reason } : {}) } : { reason: og.why });
   if (!og.available && !og.unreachable) {
     trace.guardrail.output = 'block';

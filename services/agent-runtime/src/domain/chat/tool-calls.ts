@@ -4,11 +4,13 @@
  * call is planned against the registry and the policy (`auto` runs, `ask` parks the run until the
  * owner decides, `deny` never runs), then run in order; every result goes back to the model.
  * Files a call produced (issue 12 item 6) are stored through audit and announced by one `artifact`
- * event (tool-files.ts).
+ * event (tool-files.ts). Each result passes the guardrail as a `tool` source before the model sees
+ * it (issue 16 item 4, guard-context.ts).
  */
 import type { ToolOutput, ToolPolicy, ToolResult } from '../../contracts.js';
 import type { ModelResult, ModelToolCall, NewMessage, OpenAiMessage } from '../ports.js';
 import type { RegisteredTool } from '../tool-registry.js';
+import { guardContent } from './guard-context.js';
 import { checkFiles, committedFiles, storeFiles } from './tool-files.js';
 import { clientClosed, cutResult, emitTurnEvent, nextId, round, type ChatDeps, type Turn, type TurnOutcome } from './turn.js';
 
@@ -143,6 +145,8 @@ export async function runToolCalls(d: ChatDeps, turn: Turn, round: ToolRound, re
       text = typeof res === 'string' ? res : res.content;
       if (!ok) status = 'error';
     }
+    // Issue 16 item 4: a tool's result passes the guardrail before the model (or the history) sees it.
+    if (x.verdict === null) text = (await guardContent(d, turn, text, 'tool')).text;
     turn.trace.tool_calls.push({ tool: x.call.name, call_id: x.call.id, policy: x.policy, status, ...(x.approvalId ? { approval_id: x.approvalId } : {}) });
     turn.journal?.ended('tool_call', performance.now() - began, status, { tool: x.call.name, call_id: x.call.id, policy: x.policy, ...(x.approvalId ? { approval_id: x.approvalId } : {}) });
     turn.sink('tool_result', { tool: x.call.name, result: cutResult(text), call_id: x.call.id });

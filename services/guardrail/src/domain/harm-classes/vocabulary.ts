@@ -1,0 +1,39 @@
+/**
+ * Words the harm classes share (issue 16 item 4), as regular-expression sources over normalised
+ * text: how a request for operational help or a stated intent is phrased (how to, steps, help me,
+ * I want to, a guide, a story in which...), what a defensive or educational framing looks like
+ * (protect against, prevent, detect, the history of...), and `govern(verbs, objects)`, a verb that
+ * takes a harmful object with at most a few words between them and none of them a preposition that
+ * would turn the request into one ABOUT the act. Written from the class definitions, not from any
+ * data set; every repeat is bounded (issue 11 item 6).
+ */
+import { cue } from '../rule-engine.js';
+
+/** Words that end a verb's reach over its object ("create a metaphor comparing computer viruses"). */
+const STOP = String.raw`(?:about|regarding|comparing|compared|on|of|explaining|explain|describing|describe|against|for|to|how|why|what|whether|that|which|who|and|or|but|if|when|protect|protecting|defend|defending|detect|detecting|prevent|preventing|stop|stopping|avoid|avoiding|like|as|between|from|metaphor|analogy|poem|story|essay|article|summary|report|list|history|overview|explanation|definition|comparison|song|joke|quiz|review|lesson|character|characters|game|movie|film|book|novel|documentary|museum|simulation|model|diagram|chart|map|image|picture|drawing|painting|sculpture|toy|costume|prop|replica|fake|pretend|fictional|imaginary|cake|cocktail|drink|dish|recipe|sandwich|salad|bath|fizzy|smoke|confetti|glitter|seed|seeds|volcano)`;
+
+/**
+ * A verb that governs an object: `verb (word ){0,maxWords} object`, the words in between not from
+ * STOP (so "make a bomb" but not "make a story about a bomb").
+ */
+export function govern(verbs: string, objects: string, maxWords = 3, notAfter = ''): string {
+  return String.raw`\b${verbs}(?: (?:and|or|&) [\w-]{1,16})?(?: (?!${STOP}\b)[\w'-]{1,24}){0,${maxWords}} ${objects}\b${notAfter ? `(?!${notAfter})` : ''}`;
+}
+
+/** What may not follow a person governed by a verb: a possessive ("my friend's car") or a thing of theirs ("hurt her feelings"). */
+export const NOT_THE_PERSON = String.raw`'s?\b|s'| (?:feelings?|pride|ego|chances?|reputation|career|business|sales|credibility|image|self-esteem|confidence|grades|case|campaign|argument|point|score|record|chances|plans?|team|game)\b`;
+
+/** A request for operational help, or a stated intent to act. */
+export const HOWTO = cue('howto', String.raw`how (?:to|(?:do|can|could|would|should|might|shall|will|did|may) (?:i|we|one|you|someone|somebody|a person)|does one)|ways? (?:to|of|i can|you can)|(?:best|easiest|quickest|fastest|simplest|safest|cheapest|most effective|surest|only|right) (?:way|ways|method|methods|means|approach|time|place|tool|tools|weapon|poison|dose|amount)|methods? (?:to|for|of)|steps? (?:to|for|by step)|step-by-step|guide|tutorial|instructions?|tips|tricks|techniques?|recipe|procedure|walkthrough|blueprint|plan(?:s|ning)? (?:to|for|how)|help me|teach me|show me|tell me (?:how|the best|the easiest|which|what)|explain (?:how|the steps|the process)|describe (?:how|the steps|in detail)|detail (?:how|the steps)|i (?:want|need|plan|intend|am going|'m going|wanna|gonna|would like|'d like|am planning|'m planning|am trying|'m trying|have decided|'ve decided) to|let me|can you|could you|would you|will you|please|give me|provide|list|outline|write|create|draft|compose|generate|develop|design|devise|come up with|suggest|recommend|which (?:poison|weapon|drug|chemical|method|tool|household|medication|pills?)|where (?:can|do|could|should) (?:i|you|one) (?:buy|get|find|obtain|order|hide|dump|bury)|without (?:getting caught|being (?:caught|seen|noticed|detected|traced)|anyone (?:knowing|noticing|finding out)|leaving (?:a |any )?(?:trace|evidence|marks?))|so (?:that )?(?:no one|nobody) (?:knows|notices|finds out|will know)|make it (?:look|seem) like (?:an accident|a suicide|natural causes|self-defen[cs]e)`);
+
+/** A defensive, protective or educational framing just before the act. */
+export const DEFENSIVE = cue('defensive', String.raw`protect(?:ing|ion)?|defend(?:ing)?|safeguard(?:ing)?|shield(?:ing)?|secur(?:e|ing)|prevent(?:ing|ion of)?|detect(?:ing|ion of)?|recogni[sz](?:e|ing)|identify(?:ing)?|spot(?:ting)?|avoid (?:being|falling|getting)|report(?:ing)?(?: [\w'-]{1,16}){0,3} to (?:the )?(?:police|authorities|fbi|ftc|platform|admins?|moderators|cps|bank|school)|how to report|respond(?:ing)? to|recover(?:ing)? from|warning signs|(?:signs|dangers|risks|history|effects?|consequences|symptoms|causes|victims|impact|laws?|penalt(?:y|ies)|statistics) (?:of|on|about|for|against)|treat(?:ment|ing)? (?:of|for)|surviv(?:e|ing|ors? of)|cope with|coping with|help (?:victims|survivors)|is it (?:legal|illegal|safe|dangerous)|why (?:is|are|do|does) (?:it )?(?:\w{1,16} )?(?:dangerous|illegal|banned|harmful|wrong)|tell if|check (?:if|whether)|find out (?:if|whether)|know if|what to do if|stop (?:someone|people|them|him|her) from|keep (?:my|your|our) \w{1,16} (?:safe|from)|trained to|fight(?:ing)? against|crack(?:ing)? down on|combat(?:ing)?`);
+
+/** A request for a written piece (the "ordinary writing" frame). */
+export const WRITE_PIECE = cue('write_piece', String.raw`(?:write|writing|compose|draft|create|produce|generate|give me|make|prepare|craft|design|put together)(?: (?:me|us|a|an|the|some|one|two|three)){0,2}(?: [\w'-]{1,16}){0,3} (?:story|novel|scene|screenplay|script|poem|song|rap|blog(?: post)?|article|essay|op-ed|tutorial|guide|manual|recipe|listicle|checklist|faq|email|letter|speech|lesson(?: plan)?|lecture|instructions|walkthrough|how-to|handbook|cookbook|wiki(?:how)? (?:article|entry)|reddit post|forum post|(?:social media |facebook |instagram |linkedin )?post|tweets?|thread|chapter|training (?:manual|material|module)|course|syllabus|worksheet|flyer|pamphlet|leaflet|brochure|infographic|presentation|slides?|message|text|dialogue|monologue|pitch|advertisement|ad|campaign|video script|podcast script|newsletter|press release|announcement|review|comment)s?`);
+
+/** A written piece or message that would carry content to others. */
+export const CONTENT_PIECE = String.raw`(?:story|poem|song|rap|blog(?: post)?|article|essay|op-ed|speech|post|tweet|thread|message|email|letter|note|text|comment|caption|meme|flyer|pamphlet|leaflet|poster|manifesto|video|script|ad|advertisement|campaign|slogan|chant|joke|jokes|rant|review|reply|response|content|propaganda|vitriol|tirade|diatribe|screed|insults?|abuse|remarks?|language|lyrics|monologue|dialogue|roast|comeback)s?`;
+
+/** Who may be hurt (persons and groups as objects of a violent verb). */
+export const PERSON = String.raw`(?:someone|somebody|anyone|a person|another person|people|humans|him|her|them|(?:my|his|her|their|our|your|the|a|an|this|that) (?:[\w-]{1,16} )?(?:wife|husband|spouse|partner|girlfriend|boyfriend|ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend|boss|manager|neighbou?rs?|coworkers?|co-workers?|colleagues?|teachers?|classmates?|roommates?|landlord|tenant|mother|father|mom|mum|dad|parents?|brother|sister|sibling|son|daughter|child|children|kids?|baby|infant|toddler|family|friends?|cousin|uncle|aunt|grandma|grandmother|grandpa|grandfather|stepfather|stepmother|stepdad|stepmom|bully|rival|enemy|victim|target|witness|judge|cop|police officer|officer|politician|president|senator|governor|mayor|ceo|journalist|reporter|doctor|nurse|student|students|crowd|protesters|hostages?|stranger|jogger|pedestrian|cyclist|driver|passenger|homeless (?:man|woman|person|people)|sex worker|customer|client|patient|inmate|prisoner|guard|soldier|refugee|immigrant|girl|boy|woman|man|women|men|elderly (?:man|woman|person|people|neighbou?r)|old (?:man|woman|lady|person|people))|(?:jews|muslims|christians|hindus|sikhs|immigrants|refugees|migrants|black people|white people|asians|gay people|lesbians|trans people|transgender people|women|children|kids|police officers|cops))`;
