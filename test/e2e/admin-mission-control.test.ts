@@ -124,6 +124,11 @@ test('onboarding, roles (a profile through the form), policies and the AgentOps 
   await page.getByRole('link', { name: 'Policies' }).click();
   await page.getByTestId('guardrail-policy').waitFor();
   await page.locator('[data-testid="policy-tool-row"][data-tool="calculator"]').waitFor();
+  // Issue 16 item 1: which learned layers run; the shipped n-gram model runs, the optional encoder is not installed here.
+  await page.getByTestId('guard-layers').waitFor();
+  assert.equal(await page.locator('[data-testid="guard-layer"][data-layer="ngram_classifier"]').getAttribute('data-state'), 'ready');
+  assert.equal(await page.locator('[data-testid="guard-layer"][data-layer="encoder_classifier"]').getAttribute('data-state'), 'unavailable');
+  assert.match(await page.getByTestId('guard-layers').innerText(), /models:import -- --guard/);
 
   await page.getByRole('link', { name: 'AgentOps' }).click();
   const chart = page.getByTestId('agentops-chart');

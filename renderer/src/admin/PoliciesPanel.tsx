@@ -3,13 +3,15 @@
  * place. Tools: each tool's policy (auto / ask / deny) for the tenant, set or reset through
  * `/v1/admin/policies/tools/{tool}`. Guardrail: each scanner's action on input and output and its
  * threshold, as the guardrail enforces them; an override (JSON, merged by the guardrail, which
- * validates it) through `PUT /v1/admin/policies/guardrail`, reset with `DELETE`.
+ * validates it) through `PUT /v1/admin/policies/guardrail`, reset with `DELETE`; above them, which
+ * learned layers run (GuardLayers.tsx).
  */
 import { useState } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api } from '../api/http';
 import type { PoliciesSummary } from '../api/types';
 import { useAction } from '../app/use-action';
+import { GuardLayers } from './GuardLayers';
 
 const POLICIES_URL = '/v1/admin/policies';
 
@@ -100,6 +102,7 @@ export function PoliciesPanel() {
             <p className="small muted">Rules from AGENT_RUNTIME_TOOL_POLICY: {v.tools.items.filter((r) => r.origin === 'config').map((r) => `${r.tool} ${r.policy}`).join(', ')}.</p>
           )}
           <h2>Guardrail</h2>
+          <GuardLayers />
           <GuardrailSection g={v.guardrail} />
         </>
       )}

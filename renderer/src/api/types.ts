@@ -8,6 +8,7 @@ export type {
   DeviceView, DeviceList, PairingCreated, PairingStatus, RecoveryCodes, RecoveryCodesStatus, ChallengeMethod, ChallengeItem, EnrollResult, AnswerResult,
 } from '../../../services/auth/src/contracts.js';
 export type { LoginChallengeAnswer, Login2faPending } from '../../../services/gateway/src/contracts.js';
+export type { GuardStatus } from '../../../services/guardrail/src/contracts.js';
 export type {
   ReceiptObject, ReceiptDetail, ReceiptBundle, ProofExport, ReceiptVerifyResponse, ReceiptListItem, ChainReport, ChainCheck, LeafEvent, SuffixRow, EnvelopeRecord,
 } from '../../../services/audit/src/contracts.js';
