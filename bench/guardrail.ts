@@ -31,30 +31,12 @@ import { SERVICE_NAMES, type ServiceName } from '../services/shared/services.js'
 import { servicePrincipal, signStamp } from '../services/shared/identity/principal.js';
 import { pct } from './support/measure.js';
 import type { Figure } from './audit.js';
+import { parseCsv } from './support/guard-sets.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const ASSETS = process.env.SVC_SHARED_ASSETS ?? resolve(ROOT, '../shared/assets');
 
 
-/** Minimal RFC 4180 CSV reader (quoted fields, doubled quotes, newlines inside quotes). */
-function parseCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let f = '';
-  let q = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (q) {
-      if (c === '"') { if (text[i + 1] === '"') { f += '"'; i++; } else q = false; } else f += c;
-    } else if (c === '"') q = true;
-    else if (c === ',') { row.push(f); f = ''; }
-    else if (c === '\n') { row.push(f); rows.push(row); row = []; f = ''; }
-    else if (c !== '\r') f += c;
-  }
-  if (f || row.length) { row.push(f); rows.push(row); }
-  const [head, ...body] = rows;
-  return body.filter((r) => r.length === head!.length).map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i]!])));
-}
 
 const DIRECT = new Set(['PERSON', 'STREET_ADDRESS', 'EMAIL_ADDRESS', 'PHONE_NUMBER', 'CREDIT_CARD', 'IBAN_CODE', 'IP_ADDRESS', 'US_SSN', 'UK_NINO']);
 
