@@ -45,7 +45,10 @@ const SUMMARY: Record<string, string> = { injection: 'prompt injection', harmful
 export function ngramLayer(content: string, opts: { direction: 'input' | 'output'; source: ContentSource; policy: GuardPolicy }, model = installed): LayerOutcome | null {
   const p = opts.policy.ngram_classifier;
   const indirect = opts.source === 'document' || opts.source === 'tool';
-  const action: ScannerAction = opts.direction === 'input' || indirect ? p.input : p.output;
+  // Documents and tool results are outside what the model learned from (people's prompts): JSON of a
+  // code run, key-value records and manuals read to it as "configuration overrides". There it only
+  // records its score (`flag`); the rule layer's indirect-injection classes decide and cut spans.
+  const action: ScannerAction = indirect ? (p.input === 'off' ? 'off' : 'flag') : opts.direction === 'input' ? p.input : p.output;
   if (action === 'off' || !model) return null;
   const score = scoreNgram(model, content);
   const heads = headsFor(opts.direction, opts.source);
