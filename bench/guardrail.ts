@@ -14,27 +14,23 @@
  *    rates on a held-out split, per layer, are bench/guard-quality.ts; the imported encoder
  *    classifier's cost on its true shapes is bench/guard-encoder.ts.
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Pool } from 'undici';
+import { pathToFileURL } from 'node:url';
 import { loadNgramModel } from '../services/guardrail/src/classifier/ngram-file.js';
 import { installNgramModel } from '../services/guardrail/src/classifier/ngram-layer.js';
 import { scoreNgram } from '../services/guardrail/src/classifier/ngram.js';
 import { runCheck } from '../services/guardrail/src/domain/check.js';
 import { DEFAULT_POLICY } from '../services/guardrail/src/domain/policy.js';
 import { findEntities } from '../services/guardrail/src/domain/pii.js';
-import { start } from '../services/guardrail/src/index.js';
 import { guardrailSettings } from '../main/config/services/guardrail.js';
-import { SERVICE_NAMES, type ServiceName } from '../services/shared/services.js';
-import { servicePrincipal, signStamp } from '../services/shared/identity/principal.js';
 import { pct } from './support/measure.js';
 import type { Figure } from './audit.js';
+import { REPO_ROOT, startBenchGuardrail } from './support/guard-service.js';
 import { parseCsv } from './support/guard-sets.js';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const ASSETS = process.env.SVC_SHARED_ASSETS ?? resolve(ROOT, '../shared/assets');
+const ASSETS = process.env.SVC_SHARED_ASSETS ?? resolve(REPO_ROOT, '../shared/assets');
 
 
 
@@ -113,7 +109,7 @@ export async function main(): Promise<Figure[]> {
   };
   // Issue 16: the check as the scan workers run it, heuristic AND trained n-gram layers (the shipped
   // weights installed as a worker installs them), beside the n-gram layer alone and the heuristics alone.
-  const ngramPath = guardrailSettings({}, { dataDir: tmpdir(), repoRoot: ROOT, production: false }).ngramModelPath;
+  const ngramPath = guardrailSettings({}, { dataDir: tmpdir(), repoRoot: REPO_ROOT, production: false }).ngramModelPath;
   const ngram = ngramPath ? loadNgramModel(ngramPath).model : null;
   for (let i = 0; i < 200; i++) runCheck(prompt, { direction: 'input', policy: DEFAULT_POLICY });
   const base: number[] = [];
@@ -135,18 +131,8 @@ export async function main(): Promise<Figure[]> {
   if (ngram) out({ name: '  of which: n-gram classifier alone (scoreNgram), p50', value: pct(ngramOnly, 50), unit: 'ms' });
   out({ name: 'baseline: plain regex pass (5 regexes), same prompt, p50', value: pct(base, 50), unit: 'ms' });
 
-  const dir = mkdtempSync(join(tmpdir(), 'guardrail-bench-'));
-  const urls = Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>;
-  const keys = ['bench-principal-key-0123456789abcdef0123456789'];
-  const svc = await start({
-    service: 'guardrail', host: '127.0.0.1', port: 0, env: 'test', dataDir: dir, dbDir: join(dir, 'db'), objectsDir: join(dir, 'objects'), logDir: join(dir, 'logs'),
-    migrationsDir: join(ROOT, 'migrations'), logLevel: 'warn', tenantId: 'bench', publicUrl: 'http://127.0.0.1:8080', principalKeys: keys,
-    capTokenKeys: ['bench-cap-key-0123456789abcdef0123456789'], authEnabled: true, serviceUrls: urls,
-    ...guardrailSettings({}, { dataDir: dir, repoRoot: ROOT, production: false }),
-  });
-  const pool = new Pool(`http://127.0.0.1:${svc.port}`, { connections: 1 });
+  const { pool, headers, close } = await startBenchGuardrail('guardrail-bench-', 1);
   try {
-    const headers = { 'content-type': 'application/json', 'x-svc-principal': signStamp({ ...servicePrincipal('agent-runtime', 'bench'), roles: ['service-account'] }, keys) };
     const body = JSON.stringify({ content: prompt, scope: { tenant_id: 'bench' } });
     const http: number[] = [];
     for (let i = 0; i < 1200; i++) {
@@ -158,9 +144,7 @@ export async function main(): Promise<Figure[]> {
     }
     out({ name: 'guard input check, 2 KB prompt, HTTP route p50 (no turn id)', value: pct(http, 50), unit: 'ms' });
   } finally {
-    await pool.close();
-    await svc.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
   return figures;
 }
