@@ -20,7 +20,7 @@ import {
 import { ACCOUNT_ROLES, isAccountRole } from '../../services/shared/identity/principal-types.js';
 import { ConfigError, bool, int, isPlaceholder, list, secret, str, type Env } from './env.js';
 import { readServiceSettings, type ServiceSettings } from './services/index.js';
-import { isLoopbackHost, lanAddresses, lanPublicHost, tlsFiles } from './lan.js';
+import { networkPlan, tlsFiles } from './lan.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
 } from '../../services/shared/config.js';
@@ -330,16 +330,7 @@ export type ServiceConfigs = { gateway: GatewayConfig; auth: AuthConfig; audit: 
  * @param ports actual ports (no zeros).
  */
 export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>): ServiceConfigs {
-  const urlHost = stack.host === '0.0.0.0' || stack.host === '::' ? '127.0.0.1' : stack.host;
-  // Off loopback only the gateway faces the network, over HTTPS, and the public URL names its LAN
-  // address (issue 14 item 7); every other service stays on loopback, reachable only through it.
-  const lan = !isLoopbackHost(stack.host);
-  const internalHost = lan ? '127.0.0.1' : stack.host;
-  const serviceUrls = {} as Record<ServiceName, string>;
-  for (const name of SERVICE_NAMES) serviceUrls[name] = `http://${lan ? internalHost : urlHost}:${ports[name]}`;
-  const addresses = lan ? lanAddresses() : [];
-  if (lan) serviceUrls.gateway = `https://${urlHost}:${ports.gateway}`;
-  const publicUrl = stack.publicUrl ?? (lan ? `https://${lanPublicHost(stack.host, addresses)}:${ports.gateway}` : serviceUrls.gateway);
+  const { lan, internalHost, serviceUrls, publicUrl, addresses } = networkPlan(stack.host, stack.publicUrl, ports);
   const common = (service: ServiceName): CommonServiceConfig => ({
     service,
     host: service === 'gateway' ? stack.host : internalHost,

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
+import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
 import { ConfigError, str, type Env } from './env.js';
 
 /** SVC_TLS_CERT_FILE and SVC_TLS_KEY_FILE (both or neither, both existing). @throws ConfigError naming the variable */
@@ -48,4 +49,33 @@ export function lanAddresses(ifaces: NodeJS.Dict<NetworkInterfaceInfo[]> = netwo
 export function lanPublicHost(bindHost: string, addresses: readonly string[]): string {
   if (!isWildcardHost(bindHost)) return bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost;
   return addresses.find((a) => !a.includes(':')) ?? '127.0.0.1';
+}
+
+/** Where the services listen and are called, and the public URL. */
+export interface NetworkPlan {
+  /** The bind host is not loopback: the gateway faces the network over HTTPS. */
+  lan: boolean;
+  /** Where every service but the gateway binds (loopback off loopback, else the bind host). */
+  internalHost: string;
+  /** How services call each other. */
+  serviceUrls: Record<ServiceName, string>;
+  /** `SVC_PUBLIC_URL`, else derived (the LAN address over HTTPS off loopback). */
+  publicUrl: string;
+  /** This machine's LAN addresses (empty on loopback). */
+  addresses: string[];
+}
+
+/**
+ * The network plan of a stack bound to `host` with `ports` (issue 14 item 7): off loopback only the
+ * gateway faces the network, over HTTPS, and the public URL names its LAN address; every other
+ * service stays on loopback, reachable only through it. A wildcard bind is called on loopback.
+ */
+export function networkPlan(host: string, publicUrl: string | null, ports: Record<ServiceName, number>): NetworkPlan {
+  const lan = !isLoopbackHost(host);
+  const internalHost = lan ? '127.0.0.1' : host;
+  const serviceUrls = {} as Record<ServiceName, string>;
+  for (const name of SERVICE_NAMES) serviceUrls[name] = `http://${internalHost}:${ports[name]}`;
+  const addresses = lan ? lanAddresses() : [];
+  if (lan) serviceUrls.gateway = `https://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${ports.gateway}`;
+  return { lan, internalHost, serviceUrls, addresses, publicUrl: publicUrl ?? (lan ? `https://${lanPublicHost(host, addresses)}:${ports.gateway}` : serviceUrls.gateway) };
 }
