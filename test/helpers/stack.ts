@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadStackConfig } from '../../main/config/index.js';
 import { Supervisor } from '../../main/supervisor/index.js';
 import { SERVICE_NAMES, portEnvName } from '../../services/shared/services.js';
+import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
 
 /** A running test stack. */
 export interface TestStack { url: string; sup: Supervisor; dataDir: string; stop(): Promise<void> }
@@ -51,4 +52,28 @@ export async function callJson(baseUrl: string, token: string, method: string, p
   let parsed: unknown = text;
   try { parsed = text ? JSON.parse(text) : null; } catch { /* text */ }
   return { status: r.status, body: parsed, headers: r.headers };
+}
+
+/**
+ * Start a chat stream (`POST /v1/chat/stream` at `baseUrl`) as `token`; resolves `first` at the first
+ * record named `until`, `done` with every record.
+ */
+export function openChatStream(baseUrl: string, token: string, content: string, until: string): { first: Promise<SseRecord>; done: Promise<SseRecord[]> } {
+  let hit: (r: SseRecord) => void = () => {};
+  const first = new Promise<SseRecord>((res) => { hit = res; });
+  const done = (async () => {
+    const r = await fetch(`${baseUrl}/v1/chat/stream`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content }] }),
+    });
+    const parser = new SseParser();
+    const records: SseRecord[] = [];
+    const dec = new TextDecoder();
+    for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) {
+      for (const rec of parser.push(dec.decode(chunk, { stream: true }))) { records.push(rec); if (rec.event === until) hit(rec); }
+    }
+    for (const rec of parser.end()) records.push(rec);
+    return records;
+  })();
+  return { first, done };
 }

@@ -7,10 +7,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, login, startStack, type TestStack, callJson, type JsonAnswer } from '../helpers/stack.js';
+import { ADMIN, login, startStack, type TestStack, callJson, type JsonAnswer, openChatStream } from '../helpers/stack.js';
 import { startScriptedLlm, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../helpers/scripted-llm.js';
 import { multipart } from '../helpers/embedder/documents.js';
-import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
 import type { AgentOps, ApprovalView, MissionControl, OnboardingChecklist, PermissionProfile, PoliciesSummary } from '../../services/agent-runtime/src/contracts.js';
 
 let stack: TestStack;
@@ -30,26 +29,8 @@ function script(r: RecordedRequest): ScriptedReply {
   return { content: 'Hello there.' };
 }
 
-/** Start a chat stream as `token`; resolves `first` at the first record named `until`, `done` with every record. */
-function openStream(token: string, content: string, until: string): { first: Promise<SseRecord>; done: Promise<SseRecord[]> } {
-  let hit: (r: SseRecord) => void = () => {};
-  const first = new Promise<SseRecord>((res) => { hit = res; });
-  const done = (async () => {
-    const r = await fetch(`${stack.url}/v1/chat/stream`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content }] }),
-    });
-    const parser = new SseParser();
-    const records: SseRecord[] = [];
-    const dec = new TextDecoder();
-    for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) {
-      for (const rec of parser.push(dec.decode(chunk, { stream: true }))) { records.push(rec); if (rec.event === until) hit(rec); }
-    }
-    for (const rec of parser.end()) records.push(rec);
-    return records;
-  })();
-  return { first, done };
-}
+/** Start a chat stream as `token` on the stack (test/helpers/stack.ts `openChatStream`). */
+const openStream = (token: string, content: string, until: string): ReturnType<typeof openChatStream> => openChatStream(stack.url, token, content, until);
 
 before(async () => {
   llm = await startScriptedLlm({ script });
