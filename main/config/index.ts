@@ -21,6 +21,7 @@ import { ACCOUNT_ROLES, isAccountRole } from '../../services/shared/identity/pri
 import { ConfigError, bool, int, isPlaceholder, list, secret, str, type Env } from './env.js';
 import { readServiceSettings, type ServiceSettings } from './services/index.js';
 import { networkPlan, tlsFiles } from './lan.js';
+import { idpSlice, internalAuthSlice, readInternalAuth, trustedIssuers, webPasswordClient, type InternalAuthStack } from './internal-auth.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
 } from '../../services/shared/config.js';
@@ -85,6 +86,8 @@ export interface StackConfig {
   };
   /** Per-service settings (main/config/services/*.ts, typed by each service's contracts), merged into their slices. */
   extras: ServiceSettings;
+  /** Service-to-service tokens and the IdP's confidential clients (issue 15 item 4; ./internal-auth.ts). */
+  internalAuth: InternalAuthStack;
   supervisor: {
     readyTimeoutMs: number;
     shutdownTimeoutMs: number;
@@ -206,9 +209,6 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
     throw new ConfigError('auth is disabled (SVC_AUTH_ENABLED=false) in a production environment; enable auth, or set SVC_ALLOW_AUTH_DISABLED=true to accept the risk');
   }
   const passwordLoginEnabled = bool(env, 'SVC_PASSWORD_LOGIN_ENABLED', true);
-  if (passwordLoginEnabled && production && !secret(env, 'INTERNAL_AUTH_CLIENT_SECRET')) {
-    throw new ConfigError('password login is enabled in production but INTERNAL_AUTH_CLIENT_SECRET is empty; set INTERNAL_AUTH_CLIENT_SECRET (or INTERNAL_AUTH_CLIENT_SECRET_FILE), or set SVC_PASSWORD_LOGIN_ENABLED=false');
-  }
 
   const keys = (name: string): string[] => {
     const raw = secret(env, name);
@@ -249,6 +249,7 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
   if ((scryptN & (scryptN - 1)) !== 0) throw new ConfigError('SVC_SCRYPT_N must be a power of two');
 
   const extras = readServiceSettings(env, { dataDir, repoRoot: root, production });
+  const internalAuth = readInternalAuth(env, { production, passwordLoginEnabled, generated: gen });
 
   const rendererDir = join(root, 'dist', 'renderer');
   const cfg: StackConfig = {
@@ -301,6 +302,7 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
       sealBatchLimit: int(env, 'TURN_SEAL_BATCH_LIMIT', 100, 1, 100_000),
     },
     extras,
+    internalAuth,
     supervisor: {
       readyTimeoutMs: int(env, 'SVC_READY_TIMEOUT_MS', 30_000, 100, 600_000),
       shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
@@ -331,6 +333,10 @@ export type ServiceConfigs = { gateway: GatewayConfig; auth: AuthConfig; audit: 
  */
 export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>): ServiceConfigs {
   const { lan, internalHost, serviceUrls, publicUrl, addresses } = networkPlan(stack.host, stack.publicUrl, ports);
+  const withInternalAuth = (service: ServiceName): Pick<CommonServiceConfig, 'internalAuth'> => {
+    const ia = internalAuthSlice(stack.internalAuth, service, publicUrl, serviceUrls.auth);
+    return ia ? { internalAuth: ia } : {};
+  };
   const common = (service: ServiceName): CommonServiceConfig => ({
     service,
     host: service === 'gateway' ? stack.host : internalHost,
@@ -348,7 +354,9 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
     capTokenKeys: [...stack.capTokenKeys],
     authEnabled: stack.authEnabled,
     serviceUrls,
+    ...withInternalAuth(service),
   });
+  const realmIssuer = idpSlice(stack.internalAuth, publicUrl).issuer;
   const out = {} as Record<ServiceName, AnyServiceConfig>;
   for (const name of SERVICE_NAMES) {
     if (name === 'gateway') {
@@ -357,16 +365,14 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         ...common('gateway'),
         service: 'gateway',
         ...gw,
-        trustedIssuers: [
-          { issuer: `${publicUrl}/auth`, jwksUrl: `${serviceUrls.auth}/.well-known/jwks.json`, algorithms: ['ES256'] },
-          { issuer: `${publicUrl}/dirauth`, jwksUrl: `${serviceUrls.dirauth}/.well-known/jwks.json`, algorithms: ['ES256', 'RS256'] },
-          ...externalIssuers.map((i) => ({ ...i, algorithms: [...i.algorithms] })),
-        ],
+        trustedIssuers: trustedIssuers(publicUrl, serviceUrls, realmIssuer, externalIssuers),
         audience: 'svc-frontend',
         adminEmailAllowlist: [...stack.gateway.adminEmailAllowlist],
         allowedHosts: [...stack.gateway.allowedHosts],
         groupRoleMap: JSON.parse(JSON.stringify(stack.gateway.groupRoleMap)) as Record<string, string[]>,
         tokenCacheMax: 50_000,
+        // Issue 15 item 1: POST /v1/auth/login signs local accounts in at the realm through svc-web-password.
+        webPasswordClient: webPasswordClient(stack.internalAuth, `${serviceUrls.auth}${realmIssuer.slice(publicUrl.length)}`),
         rendererDir: stack.rendererDir,
         upstreamBodySettings: { guardrailMaxBodyBytes: stack.extras.guardrail.maxBodyBytes, knowledgeMaxUploadBytes: stack.extras.knowledge.maxUploadBytes },
         tls: lan ? { certFile: tlsCertFile, keyFile: tlsKeyFile, hosts: [...new Set([new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''), ...addresses])] } : null,
@@ -384,6 +390,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         directoryTimeoutMs: stack.extras.dirauth.ldap ? stack.extras.dirauth.ldap.timeoutMs * 3 + 1000 : null,
         groupRoleMap: JSON.parse(JSON.stringify(stack.gateway.groupRoleMap)) as Record<string, string[]>,
         externalIdps: stack.gateway.externalIssuers.map((i) => ({ name: new URL(i.issuer).host, issuer: i.issuer })),
+        idp: idpSlice(stack.internalAuth, publicUrl),
       };
       out[name] = a;
     } else if (name === 'audit') {

@@ -41,6 +41,57 @@ export interface CommonServiceConfig {
   authEnabled: boolean;
   /** Base URLs (http://host:port) of every service, for service-to-service calls. */
   serviceUrls: Record<ServiceName, string>;
+  /**
+   * Service-to-service tokens (spec "Service-to-service"; issue 15 item 4): this service's own client
+   * and how it verifies its callers. Absent: no service tokens (enforcement off, outbound hops carry none).
+   */
+  internalAuth?: InternalAuthConfig;
+}
+
+/**
+ * One service's service-token settings (spec "Service-to-service"; issue 15 item 4). The token is a
+ * JWT from the embedded IdP's `client_credentials` grant; receivers check signature (realm JWKS),
+ * `iss`, `aud`, `client_id` and the optional allow-list.
+ */
+export interface InternalAuthConfig {
+  /** This service's client id, `service-<name>` (INTERNAL_AUTH_CLIENT_ID). */
+  clientId: string;
+  /** Its client secret (INTERNAL_AUTH_CLIENT_SECRET / _FILE, else generated on first start). */
+  clientSecret: string;
+  /** Token endpoint (INTERNAL_AUTH_TOKEN_URL; default auth's internal `/idp/realms/svc/protocol/openid-connect/token`). */
+  tokenUrl: string;
+  /** Required `iss`: the realm issuer `{publicUrl}/idp/realms/{INTERNAL_AUTH_REALM}`. */
+  issuer: string;
+  /** Where the realm JWKS is fetched from (auth's internal `.../protocol/openid-connect/certs`). */
+  jwksUrl: string;
+  /** Required `aud` (INTERNAL_AUTH_AUDIENCE, default `svc-internal`). */
+  audience: string;
+  /** Callers (client ids) accepted, or null = any `service-*` client of the realm (INTERNAL_AUTH_ALLOWED_CLIENTS). */
+  allowedClients: string[] | null;
+  /** Optional introspection endpoint (INTERNAL_AUTH_INTROSPECTION_URL), null = local JWT checks only. */
+  introspectionUrl: string | null;
+}
+
+/** The gateway's password-grant client at the embedded IdP (issue 15 item 1). */
+export interface WebPasswordClientConfig {
+  /** IDP_WEB_PASSWORD_CLIENT_ID (default `svc-web-password`). */
+  clientId: string;
+  /** Its secret (generated on first start, or derived from INTERNAL_AUTH_CLIENT_SECRET). */
+  clientSecret: string;
+  /** The realm's token endpoint on auth's internal URL (`{auth}/idp/realms/svc/protocol/openid-connect/token`). */
+  tokenUrl: string;
+}
+
+/** The embedded OpenID Connect provider of the auth service (issue 15 item 1). */
+export interface EmbeddedIdpConfig {
+  /** `{publicUrl}/idp/realms/svc`. */
+  issuer: string;
+  /** Client id of the confidential password-grant client (IDP_WEB_PASSWORD_CLIENT_ID, default `svc-web-password`). */
+  webPasswordClientId: string;
+  /** Confidential clients and their secrets: `svc-web-password` and every `service-<name>`. */
+  clients: Array<{ clientId: string; clientSecret: string }>;
+  /** Redirect URIs registered for `svc-frontend` (`{publicUrl}/login/callback`). */
+  frontendRedirectUris: string[];
 }
 
 /** A trusted bearer-token issuer (spec: "Bearer tokens and trusted issuers"). */
@@ -86,6 +137,12 @@ export interface GatewayConfig extends CommonServiceConfig {
   allowedHosts: string[];
   /** Upper bound of cached token validations. */
   tokenCacheMax: number;
+  /**
+   * The embedded IdP's confidential client `svc-web-password` (issue 15 item 1): `POST /v1/auth/login`
+   * signs local accounts in by its `password` grant server-side, `POST /v1/auth/refresh` refreshes its
+   * tokens. Absent or null: both go to auth's own routes (issuer `{publicUrl}/auth`), as before.
+   */
+  webPasswordClient?: WebPasswordClientConfig | null;
   /** Built renderer served at `/`, when present. */
   rendererDir: string | null;
   /**
@@ -141,6 +198,8 @@ export interface AuthConfig extends CommonServiceConfig {
   directoryTimeoutMs?: number | null;
   /** Group -> roles (SVC_GROUP_ROLE_MAP) given to directory users at sign-in (issue 15 item 3). */
   groupRoleMap?: Record<string, string[]>;
+  /** The embedded OpenID Connect provider (issue 15 item 1); absent: not mounted. */
+  idp?: EmbeddedIdpConfig;
 }
 
 /** Audit slice (spec: "Audit signing keys", "Limits"). */

@@ -5,13 +5,21 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadStackConfig } from '../../main/config/index.js';
 import { Supervisor } from '../../main/supervisor/index.js';
-import { SERVICE_NAMES, portEnvName } from '../../services/shared/services.js';
+import { SERVICE_NAMES, portEnvName, type ServiceName } from '../../services/shared/services.js';
 import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
+import { ServiceTokenSource } from '../../services/shared/identity/service-token.js';
+import { loadStackConfig, serviceConfigs } from '../../main/config/index.js';
 
 /** A running test stack. */
-export interface TestStack { url: string; sup: Supervisor; dataDir: string; stop(): Promise<void> }
+export interface TestStack {
+  url: string; sup: Supervisor; dataDir: string; stop(): Promise<void>;
+  /**
+   * A service token of `service`'s client (`service-<name>`, its real secret of this data dir) from
+   * the stack's token endpoint (issue 15 item 4), for tests that call a service port directly.
+   */
+  serviceToken(service: ServiceName): Promise<string>;
+}
 
 /** Bootstrap admin credentials used by stack tests. */
 export const ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
@@ -28,7 +36,17 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   const stack = loadStackConfig({ ...base, ...env });
   const sup = new Supervisor(stack, { log: () => {} });
   const url = await sup.start();
-  return { url, sup, dataDir, stop: () => sup.stop() };
+  const ports = Object.fromEntries(sup.status().map((st) => [st.name, st.port])) as Record<ServiceName, number>;
+  const cfgs = serviceConfigs(stack, ports);
+  const sources = new Map<ServiceName, ServiceTokenSource>();
+  const serviceToken = (service: ServiceName): Promise<string> => {
+    const ia = cfgs[service].internalAuth;
+    if (!ia) return Promise.resolve('service-tokens-off');
+    let src = sources.get(service);
+    if (!src) { src = new ServiceTokenSource({ tokenUrl: ia.tokenUrl, clientId: ia.clientId, clientSecret: ia.clientSecret }); sources.set(service, src); }
+    return src.get();
+  };
+  return { url, sup, dataDir, stop: () => sup.stop(), serviceToken };
 }
 
 /** Log in through the gateway and return the access token. */

@@ -77,7 +77,8 @@ describe('auth service with a bootstrap admin', () => {
     assert.equal(conf.status, 200);
     assert.deepEqual(conf.body, { passwordLoginEnabled: true, installerHandoffPending: false, issuer: ISSUER, secondFactor: { available: true, enforced: false } });
     const idps = await c.call('GET', '/v1/auth/idps');
-    assert.deepEqual(idps.body, { items: [{ name: 'corp', issuer: 'https://idp.example.test/realms/corp' }] });
+    // Issue 15 item 2: `idps` lists the upstream IdPs the sign-in page offers (none registered here).
+    assert.deepEqual(idps.body, { items: [{ name: 'corp', issuer: 'https://idp.example.test/realms/corp' }], idps: [] });
     const oidc = await c.call('GET', '/.well-known/openid-configuration');
     assert.equal(oidc.body.issuer, ISSUER);
     assert.equal(oidc.body.jwks_uri, `${ISSUER}/.well-known/jwks.json`);

@@ -115,27 +115,34 @@ test('the phone second factor applies to directory users', { skip }, async () =>
 
 test('dirauth verifies only for the auth service', { skip }, async () => {
   const dirauth = stack.sup.status().find((s) => s.name === 'dirauth')!;
-  const r = await fetch(`${dirauth.url}/v1/internal/directory/verify`, {
+  // Issue 15 item 4: a direct call needs a service token before anything else.
+  const bare = await fetch(`${dirauth.url}/v1/internal/directory/verify`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: LDAP_USERS.alice.password }),
+  });
+  assert.equal(bare.status, 401);
+  assert.equal(((await bare.json()) as { code: string }).code, 'service_token_missing');
+  const bearer = async (svc: 'auth' | 'gateway'): Promise<string> => `Bearer ${await stack.serviceToken(svc)}`;
+  const r = await fetch(`${dirauth.url}/v1/internal/directory/verify`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: await bearer('auth') }, body: JSON.stringify({ username: 'alice', password: LDAP_USERS.alice.password }),
   });
   assert.equal(r.status, 401);
   assert.equal(((await r.json()) as { code: string }).code, 'principal_missing');
   // Another service's genuine stamp is refused too: only `service:auth` may verify passwords.
   const asGateway = await fetch(`${dirauth.url}/v1/internal/directory/verify`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-svc-principal': serviceStamp('gateway', 'acme', [PRINCIPAL_KEY])() },
+    headers: { 'content-type': 'application/json', authorization: await bearer('gateway'), 'x-svc-principal': serviceStamp('gateway', 'acme', [PRINCIPAL_KEY])() },
     body: JSON.stringify({ username: 'alice', password: LDAP_USERS.alice.password }),
   });
   assert.equal(asGateway.status, 403);
   assert.equal(((await asGateway.json()) as { code: string }).code, 'forbidden');
   const asAuth = await fetch(`${dirauth.url}/v1/internal/directory/verify`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-svc-principal': serviceStamp('auth', 'acme', [PRINCIPAL_KEY])() },
+    headers: { 'content-type': 'application/json', authorization: await bearer('auth'), 'x-svc-principal': serviceStamp('auth', 'acme', [PRINCIPAL_KEY])() },
     body: JSON.stringify({ username: 'alice', password: LDAP_USERS.alice.password }),
   });
   assert.equal(asAuth.status, 200);
   assert.deepEqual(((await asAuth.json()) as { groups: string[] }).groups, ['Engineering', 'Platform Admins']);
-  const jwks = await fetch(`${dirauth.url}/.well-known/jwks.json`);
+  const jwks = await fetch(`${dirauth.url}/.well-known/jwks.json`, { headers: { authorization: await bearer('gateway') } });
   assert.deepEqual(await jwks.json(), { keys: [] });
   // The gateway publishes dirauth's JWKS but routes nothing to the verify route.
   assert.deepEqual(await (await fetch(`${stack.url}/dirauth/.well-known/jwks.json`)).json(), { keys: [] });

@@ -84,13 +84,14 @@ test('off loopback the gateway serves HTTPS under its LAN public URL, with a pin
   assert.equal(foreign.status, 403);
   assert.equal(foreign.body.code, 'host_not_allowed');
 
-  // Tokens auth mints over this URL are trusted by the gateway (issuer strings agree).
+  // Tokens minted over this URL are trusted by the gateway (issuer strings agree). Issue 15 item 1:
+  // a local account's password login is the realm's password grant, so the issuer is the realm's.
   const login = await request(`${gwCfg.publicUrl}/v1/auth/login`, {
     dispatcher: pinned, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ADMIN, password: PASSWORD }),
   });
   const tokens = await login.body.json() as { access_token: string };
   assert.equal(login.statusCode, 200);
-  assert.equal(decodeJwt(tokens.access_token).iss, `${gwCfg.publicUrl}/auth`);
+  assert.equal(decodeJwt(tokens.access_token).iss, `${gwCfg.publicUrl}/idp/realms/svc`);
   const verify = await request(`${gwCfg.publicUrl}/v1/auth/verify`, { dispatcher: pinned, headers: { authorization: `Bearer ${tokens.access_token}` } });
   assert.equal(verify.statusCode, 200);
   await verify.body.dump();

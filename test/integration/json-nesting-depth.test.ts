@@ -75,7 +75,8 @@ test('an audit row with a detail nested 20,000 deep is refused and never stored'
 test('directly at a service port: the same 400 before any route code, and the service answers after', async () => {
   // A public route (auth login) parses its body with no principal: 20,000 deep fits its 64 KiB limit.
   const authUrl = s.sup.status().find((x) => x.name === 'auth')!.url;
-  const login400 = await postRaw(`${authUrl}/v1/auth/login`, `{"username":${arrays(20_000)},"password":"x"}`);
+  // Issue 15 item 4: the port takes only requests with a service token (the gateway's here).
+  const login400 = await postRaw(`${authUrl}/v1/auth/login`, `{"username":${arrays(20_000)},"password":"x"}`, { authorization: `Bearer ${await s.serviceToken('gateway')}` });
   assert.equal(login400.status, 400);
   assert.equal(login400.body.code, 'json_too_deep');
   assert.equal((await fetch(`${authUrl}/healthz`)).status, 200);

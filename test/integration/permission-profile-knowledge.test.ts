@@ -93,8 +93,9 @@ test('a profile naming knowledge tags narrows search, lists, reads and the chat\
 test('only the agent runtime pushes the profile copy to the knowledge service', async () => {
   const knowledge = stack.sup.status().find((x) => x.name === 'knowledge')!.url;
   const now = Math.floor(Date.now() / 1000);
-  const as = (p: Principal): Promise<Response> => fetch(`${knowledge}/v1/internal/knowledge/access-profiles`, {
-    method: 'PUT', headers: { 'content-type': 'application/json', 'x-svc-principal': signStamp(p, [PRINCIPAL_KEY]) },
+  const as = async (p: Principal): Promise<Response> => fetch(`${knowledge}/v1/internal/knowledge/access-profiles`, {
+    // Issue 15 item 4: the agent runtime's service token; the stamp decides who may push.
+    method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${await stack.serviceToken('agent-runtime')}`, 'x-svc-principal': signStamp(p, [PRINCIPAL_KEY]) },
     body: JSON.stringify({ profiles: [] }),
   });
   for (const p of [

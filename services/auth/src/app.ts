@@ -34,6 +34,7 @@ import { PasswordHasher } from './domain/passwords.js';
 import { RecoveryCodeService } from './domain/recovery-codes.js';
 import { RevocationService } from './domain/revocations.js';
 import { PolicyService } from './domain/second-factor-policy.js';
+import { SignInLog } from './domain/sign-in-log.js';
 import { TokenService } from './domain/tokens.js';
 import { UserService } from './domain/users.js';
 import { deviceChannelRoutes } from './routes/device-channel.js';
@@ -41,8 +42,15 @@ import { deviceRoutes } from './routes/devices.js';
 import { loginChallengeRoutes } from './routes/login-challenge.js';
 import { pairingRoutes } from './routes/pairing.js';
 import { publicRoutes } from './routes/public.js';
+import { ssoAdminRoutes } from './routes/sso-admin.js';
+import { startUpstreamSso } from './idp/broker-wiring.js';
+import { brokerRoutes, type BrokeredLoginHook } from './idp/broker-routes.js';
+import { setupEmbeddedIdp } from './idp/setup.js';
+import { finishLogin } from './idp/finish-login.js';
+import { interactionRoutes } from './idp/interaction-routes.js';
 import { revocationRoutes } from './routes/revocations.js';
 import { sessionRoutes } from './routes/session.js';
+import { signInRoutes } from './routes/sign-ins.js';
 import { userRoutes } from './routes/users.js';
 import { openAuthStore } from './store/auth-store.js';
 import { FsHandoffFile } from './store/handoff-file.js';
@@ -62,26 +70,32 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
   name: 'auth',
   errors: AUTH_ERRORS,
   bodyLimit: 64 * 1024,
+  // Issue 15 item 4: the embedded IdP authenticates its own clients (no service token there).
+  serviceAuthOpenPrefixes: ['/idp/realms/svc/'],
   async setup({ cfg, runtime, logger, app, onClose, background }) {
     const clock = runtime.clock ?? Date.now;
     const store = openAuthStore(cfg);
     onClose(() => store.close());
+    // Issue 15 item 5: who signed in how (the login challenges tell it which second factor ran).
+    const signIns: SignInLog = new SignInLog({
+      store: store.signIns, clock, log: logger, secondFactorRequired: (id: string): boolean => loginChallenges.required(id).required,
+    });
     const key = await loadOrCreateSigningKey(join(cfg.dataDir, SIGNING_KEY_FILE));
     const hasher = new PasswordHasher(cfg.scryptN);
     const { users, refresh, failures, throttle, revocations, handoffs, tx } = store;
     const tokens = new TokenService({
       key, users, refresh, tx, clock, settings: cfg, revocations,
-      groupsOf: (userId) => store.directoryAccounts.get(userId)?.groups ?? [],
+      groupsOf: (userId) => store.directoryAccounts.get(userId)?.groups ?? store.upstreamLinks.byUser(userId)[0]?.groups ?? [],
       onReuse: (info) => logger.warn(info, 'refresh token reused; session revoked'),
     });
     const file = new FsHandoffFile(join(cfg.dataDir, HANDOFF_FILE));
-    const handoff = new HandoffService({ users, handoffs, file, tokens, tx, clock });
+    const handoff = new HandoffService({ users, handoffs, file, tokens, tx, clock, signIns });
     // Issue 15 item 3: usernames that are not local password accounts go to the corporate directory.
     const directory = cfg.directoryTimeoutMs ? {
       port: new DirauthClient({ baseUrl: cfg.serviceUrls.dirauth, service: 'auth', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, timeoutMs: cfg.directoryTimeoutMs }),
       accounts: store.directoryAccounts, groupRoleMap: cfg.groupRoleMap ?? {},
     } : undefined;
-    const login = new LoginService({ settings: cfg, users, failures, throttle, hasher, tokens, tx, clock, ...(directory ? { directory } : {}) });
+    const login = new LoginService({ settings: cfg, users, failures, throttle, hasher, tokens, tx, clock, signIns, ...(directory ? { directory } : {}) });
     const revocationList = new RevocationService({ revocations, clock, settings: cfg });
     const userService = new UserService({ users, hasher, tokens, clock });
 
@@ -101,13 +115,13 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     const deviceService = new DeviceService({ devices, users, codes: recoveryCodes, revocations, policy, events, tx, clock });
     const mobile = new MobileTokenService({ key, tokens, devices, deviceService, users, tx, clock, settings: cfg });
     const enrollment = new EnrollmentService({
-      key, enrollments, devices, users, mobile, events, tx, clock, settings: cfg,
+      key, enrollments, devices, users, mobile, events, tx, clock, settings: cfg, signIns,
       fingerprint: runtime.tlsFingerprint ?? (() => tlsFingerprintOf(cfg.dataDir)),
     });
     const proofs = new DeviceProofVerifier({ devices, jtis: proofJtis, clock, audience: `${cfg.publicUrl}${PAIR_PREFIX}` });
     const loginChallenges = new ChallengeService({
       challenges, devices, users, codes, policy, enrollment, events, bus, tx, clock,
-      ttlSeconds: cfg.challengeTtlSeconds ?? CHALLENGE_TTL_DEFAULT_SECONDS,
+      ttlSeconds: cfg.challengeTtlSeconds ?? CHALLENGE_TTL_DEFAULT_SECONDS, signIns,
     });
     const answers = new ChallengeAnswerService({ challenges, users, proofs, events, bus, clock });
     const channel = new DeviceChannel({ proofs, answers, bus, clock });
@@ -126,6 +140,7 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
       enrollments.prune(now - SECOND_FACTOR_KEEP_MS);
       challenges.prune(now - SECOND_FACTOR_KEEP_MS);
       proofJtis.prune(now);
+      signIns.prune(now);
     };
     prune();
     background('prune', () => {
@@ -136,7 +151,28 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
       return () => clearInterval(timer);
     });
 
-    await app.register(publicRoutes, { cfg, key, handoff, policy });
+    // Issue 15 item 1: the embedded OpenID Connect provider at {publicUrl}/idp/realms/svc (null when cfg.idp is absent).
+    const idp = cfg.idp ? await setupEmbeddedIdp({
+      cfg: { ...cfg, idp: cfg.idp }, app, models: store.idpModels, users, login, clock, background, pruneEveryMs: PRUNE_INTERVAL_MS,
+      groupsOf: (userId) => store.directoryAccounts.get(userId)?.groups ?? [], hop: new ClientHopVerifier(cfg.principalKeys),
+    }) : null;
+    // Issue 15 item 2: upstream SSO brokering (admin surface, `idps` of /v1/auth/idps, broker routes).
+    const upstream = startUpstreamSso({ cfg, store, clock, onClose });
+    const brokered: BrokeredLoginHook = {};
+    // Issue 15 item 1: the realm's sign-in pages (password, second factor, upstream IdPs as buttons).
+    if (idp) {
+      await app.register(interactionRoutes, {
+        provider: idp.provider, login, challenges: loginChallenges, hop: new ClientHopVerifier(cfg.principalKeys), broker: upstream.broker, brokered,
+        issuer: idp.issuer, passwordLoginEnabled: cfg.passwordLoginEnabled,
+        finishLogin: (req, res, accountId) => finishLogin(idp.provider, req, res, { accountId, authMethod: 'password' }, { redirect: false }),
+      });
+    }
+    background('upstream-sso-prune', () => upstream.pruneEvery(PRUNE_INTERVAL_MS));
+    if (idp) await app.register(brokerRoutes, { provider: idp.provider, broker: upstream.broker, localPrefix: idp.localPrefix, clock, signIns, hook: brokered });
+    await app.register(publicRoutes, { cfg, key, handoff, policy, ...(idp ? { upstream: upstream.broker } : {}) });
+    // Spec "Gateway-owned admin": /v1/admin/sso/idps is mounted when an IdP is configured; the embedded one counts.
+    if (idp) await app.register(ssoAdminRoutes, { broker: upstream.broker });
+    else logger.warn('upstream SSO admin (/v1/admin/sso/idps) skipped: the embedded IdP is not configured');
     await app.register(sessionRoutes, { login, tokens, handoff, hop: new ClientHopVerifier(cfg.principalKeys) });
     await app.register(revocationRoutes, { revocations: revocationList });
     await app.register(userRoutes, { users: userService, issuer: cfg.issuer });
@@ -144,5 +180,6 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     await app.register(deviceRoutes, { devices: deviceService, codes, policy });
     await app.register(deviceChannelRoutes, { channel, answers });
     await app.register(loginChallengeRoutes, { challenges: loginChallenges });
+    await app.register(signInRoutes, { signIns });
   },
 });

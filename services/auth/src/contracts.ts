@@ -8,10 +8,14 @@ import { Type, type Static } from '../../shared/kit/typebox.js';
 import { OrNull } from '../../shared/kit/schema.js';
 import { ACCOUNT_ROLES, SERVICE_ROLE, type AuthMethod } from '../../shared/identity/principal-types.js';
 import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
+import { PublicUpstreamIdpSchema, UPSTREAM_SSO_ERRORS } from './contracts/upstream-sso.js';
 
 export * from './contracts/login-challenge.js';
 export * from './contracts/devices.js';
 export * from './contracts/pairing.js';
+export * from './contracts/upstream-sso.js';
+export * from './contracts/sign-ins.js';
+export * from './contracts/web-password.js';
 
 /**
  * Error codes of the auth service and their HTTP statuses, in addition to the shared ones
@@ -82,6 +86,8 @@ export const AUTH_ERRORS = {
   directory_unavailable: 503,
   directory_email_missing: 403,
   directory_account_conflict: 409,
+  // Issue 15 item 2: upstream SSO (table in contracts/upstream-sso.ts).
+  ...UPSTREAM_SSO_ERRORS,
 } as const satisfies ErrorTable;
 
 /** A code of `AUTH_ERRORS`, or a common one. */
@@ -193,7 +199,12 @@ export const AuthConfigViewSchema = Type.Object({
 export type AuthConfigView = Static<typeof AuthConfigViewSchema>;
 
 /** `GET /v1/auth/idps`: sanitized external identity providers. */
-export const IdpListSchema = Type.Object({ items: Type.Array(Type.Object({ name: Type.String(), issuer: Type.String() })) });
+export const IdpListSchema = Type.Object({
+  /** Trusted external issuers of bearer tokens (GATEWAY_EXTERNAL_ISSUERS). */
+  items: Type.Array(Type.Object({ name: Type.String(), issuer: Type.String() })),
+  /** Upstream IdPs the sign-in page offers (issue 15 item 2; enabled ones, never a secret). */
+  idps: Type.Array(PublicUpstreamIdpSchema),
+});
 /** `GET /v1/auth/idps`. */
 export type IdpList = Static<typeof IdpListSchema>;
 
@@ -271,6 +282,8 @@ export type ProfileView = Static<typeof ProfileViewSchema>;
 /** `GET /v1/auth/verify`: sentinel answer for protected upstream surfaces. */
 export const VerifyViewSchema = Type.Object({
   ok: Type.Literal(true), sub: Type.String(), email: NullableString, roles: Strings, tenant_id: Type.String(),
+  /** Issue 15 item 2: the upstream identity of a brokered sign-in (only when the principal has one). */
+  upstream_iss: Type.Optional(Type.String()), upstream_sub: Type.Optional(Type.String()), upstream_preferred_username: Type.Optional(Type.String()),
 });
 /** `GET /v1/auth/verify`. */
 export type VerifyView = Static<typeof VerifyViewSchema>;

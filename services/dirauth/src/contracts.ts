@@ -9,6 +9,12 @@
  *   (DIRAUTH_LDAP_URL unset); 503 `directory_unavailable` (the directory cannot be reached, refused
  *   the search account, or did not answer within DIRAUTH_LDAP_TIMEOUT_MS); 403 `forbidden` (any
  *   other caller).
+ * - `GET /v1/admin/auth/dirauth` (role `admin`; issue 15 item 5) -> 200 `DirauthSettingsView`: the
+ *   directory connection's settings, sanitised (never the bind password), and whether one is configured.
+ * - `POST /v1/admin/auth/dirauth/test` (role `admin`) -> 200 `DirauthTestResult`: connects and binds
+ *   as the search account (then reads the user base), within DIRAUTH_LDAP_TIMEOUT_MS per step and
+ *   three times that in all; `{ok: false, code, error}` says what failed, never a hang; 404
+ *   `directory_not_configured` when DIRAUTH_LDAP_URL is unset.
  * - `GET /.well-known/jwks.json` -> 200 `{keys: []}`: the issuer `{public_url}/dirauth` the gateway
  *   trusts; directory sign-in tokens are minted by the auth service (issuer `{public_url}/auth`), so
  *   dirauth publishes an empty key set until it signs anything itself.
@@ -83,3 +89,39 @@ export const DirectoryIdentitySchema = Type.Object({
   groups: Type.Array(Type.String()),
 });
 export type DirectoryIdentity = Static<typeof DirectoryIdentitySchema>;
+
+/** Path of the admin settings route (the test is `${DIRAUTH_ADMIN_PATH}/test`). */
+export const DIRAUTH_ADMIN_PATH = '/v1/admin/auth/dirauth';
+
+const OrNullString = Type.Union([Type.String(), Type.Null()]);
+
+/** The directory connection as the admin sees it: never the bind password (issue 15 item 5). */
+export const DirauthSettingsViewSchema = Type.Object({
+  /** False when DIRAUTH_LDAP_URL is unset (every other field is then null/false). */
+  configured: Type.Boolean(),
+  url: OrNullString,
+  /** DN of the search account, or null for an anonymous search. */
+  bind_dn: OrNullString,
+  /** Whether a bind password is set (it is never shown). */
+  bind_password_set: Type.Boolean(),
+  user_base: OrNullString,
+  user_filter: OrNullString,
+  group_base: OrNullString,
+  /** Path of DIRAUTH_LDAP_CA_FILE, or null for the system roots. */
+  ca_file: OrNullString,
+  start_tls: Type.Boolean(),
+  timeout_ms: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type DirauthSettingsView = Static<typeof DirauthSettingsViewSchema>;
+
+/** Outcome of a test bind. */
+export const DirauthTestResultSchema = Type.Object({
+  ok: Type.Boolean(),
+  /** Wall time of the test, ms. */
+  latency_ms: Type.Number(),
+  /** `bind_failed` (the directory refused the search account) or `unavailable` (unreachable, TLS, timeout, base not found). */
+  code: Type.Optional(Type.String()),
+  /** What failed, in words an admin can act on (never the password). */
+  error: Type.Optional(Type.String()),
+});
+export type DirauthTestResult = Static<typeof DirauthTestResultSchema>;

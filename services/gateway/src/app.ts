@@ -39,6 +39,7 @@ import { proxyPlugin } from './plugins/proxy.js';
 import { applyTls, httpsServerOptions } from './plugins/tls.js';
 import { aguiPlugin } from './routes/agui.js';
 import { loginPlugin } from './routes/login.js';
+import { WebPasswordClient } from './clients/web-password.js';
 import { staticPlugin } from './routes/static.js';
 import { statusPlugin } from './routes/status.js';
 import { MemoryChallengeParking } from './store/challenge-parking.js';
@@ -52,6 +53,7 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
   name: 'gateway',
   errors: GATEWAY_ERRORS,
   principal: false,
+  serviceAuth: false,
   countRequests: false,
   bodyLimit: (cfg) => cfg.maxRequestBodyBytes,
   serverOptions: (cfg) => ({ trustProxy: cfg.trustProxy, ...httpsServerOptions(cfg) }),
@@ -106,7 +108,12 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     await app.register(proxyPlugin, { proxy, bodyLimit: cfg.maxRequestBodyBytes, bodyLimits: new BodyLimits(cfg.upstreamBodySettings) });
     await app.register(statusPlugin, { tenantId: cfg.tenantId, authEnabled: cfg.authEnabled, serviceUrls: cfg.serviceUrls, statusSnapshot: runtime.statusSnapshot });
     await app.register(aguiPlugin, { proxy });
-    await app.register(loginPlugin, { proxy, gate });
+    // Issue 15 item 1: POST /v1/auth/login and /v1/auth/refresh as the realm's svc-web-password client.
+    const wp = cfg.webPasswordClient;
+    const webPassword = wp
+      ? new WebPasswordClient(wp, cfg.principalKeys, new URL(wp.tokenUrl).origin === new URL(cfg.serviceUrls.auth).origin ? proxy.pool('auth') : undefined)
+      : undefined;
+    await app.register(loginPlugin, webPassword ? { proxy, gate, webPassword } : { proxy, gate });
     if (cfg.rendererDir) await app.register(staticPlugin, { dir: cfg.rendererDir });
   },
 });

@@ -10,8 +10,9 @@
  * own span as a child, and sends a new traceparent naming that span on every outbound call.
  */
 import { randomBytes } from 'node:crypto';
-import { Pool, request } from 'undici';
+import { Pool, request, type Dispatcher } from 'undici';
 import { serviceStamp } from '../../shared/identity/service-stamp.js';
+import { withServiceTokens } from '../../shared/identity/service-token-dispatch.js';
 import type { BudgetStatus, GenerationInput, SpanRecord } from './contracts.js';
 
 export type { SpanRecord } from './contracts.js';
@@ -190,7 +191,7 @@ export interface ClientLog {
  * down; a bounded in-memory queue drops the oldest record when full. A 4xx is logged and dropped.
  */
 export class GenerationReporter {
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
   private queue: Array<{ rec: GenerationInput; traceparent: string | null }> = [];
   private running = 0;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -201,7 +202,7 @@ export class GenerationReporter {
    * @param stamp the calling service's `X-Svc-Principal` (the one cached service stamp).
    */
   constructor(url: string, private readonly stamp: () => string, private readonly log: ClientLog, private readonly maxQueue = 10_000) {
-    this.pool = new Pool(url, { connections: 4, keepAliveTimeout: 30_000 });
+    this.pool = withServiceTokens(new Pool(url, { connections: 4, keepAliveTimeout: 30_000 }), url); // issue 15 item 4: service token
   }
 
   /** Queue a record (sent at once when a connection is free). */
@@ -260,7 +261,7 @@ export class GenerationReporter {
  * checks share one request. Observability unreachable or refusing means no limit (fail open, logged).
  */
 export class BudgetGuard {
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
   private cache: { at: number; status: BudgetStatus | null } | null = null;
   private inflight: Promise<BudgetStatus | null> | null = null;
 
@@ -269,7 +270,7 @@ export class BudgetGuard {
    * @param cacheMs how long an answer is reused, ms (0: ask every time).
    */
   constructor(url: string, private readonly tenantId: string, private readonly stamp: () => string, private readonly cacheMs: number, private readonly log: ClientLog) {
-    this.pool = new Pool(url, { connections: 2, keepAliveTimeout: 30_000 });
+    this.pool = withServiceTokens(new Pool(url, { connections: 2, keepAliveTimeout: 30_000 }), url); // issue 15 item 4: service token
   }
 
   /** The tenant's budget status, or null when observability could not say. */

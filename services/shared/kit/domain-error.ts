@@ -19,6 +19,10 @@ export const COMMON_ERRORS = {
   principal_missing: 401,
   principal_invalid: 401,
   cap_token_invalid: 401,
+  /** No service token on a request to a service port (issue 15 item 4, kit/service-auth.ts). */
+  service_token_missing: 401,
+  /** A service token that failed a check: signature, issuer, audience, client, allow-list, expiry. */
+  service_token_invalid: 401,
   forbidden: 403,
   admin_required: 403,
   tenant_mismatch: 403,

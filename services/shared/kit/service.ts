@@ -7,8 +7,10 @@
  * (`ctx.background`). The kit does the rest the same way for every service:
  *
  * - `buildService(def, cfg, runtime)`: the fastify app (not listening) with the shared plugins
- *   (`svc-errors`, `svc-principal`, `svc-health`, `svc-metrics`) and the depth-checked JSON body
- *   parser (json-body.ts), for tests with `inject()`;
+ *   (`svc-errors`, `svc-service-auth` when `cfg.internalAuth` is set, `svc-principal`, `svc-health`,
+ *   `svc-metrics`) and the depth-checked JSON body parser (json-body.ts), for tests with `inject()`;
+ *   with `cfg.internalAuth` every outbound hop to a sibling carries the service's token too
+ *   (identity/service-token-dispatch.ts; issue 15 item 4);
  * - `serviceStart(def)`: the `start(cfg, runtime)` every `index.ts` exports. It listens, then starts
  *   background work, and `close()` drains the server, stops background work, then runs the closers
  *   in reverse order of registration and flushes the log. If `setup` or `listen` throws, what was
@@ -29,6 +31,10 @@ import { useBoundedJsonParser } from './json-body.js';
 import { JSON_MAX_DEPTH } from './json-depth.js';
 import { metricsPlugin } from './metrics.js';
 import { principalPlugin } from './principal.js';
+import { serviceAuthPlugin } from './service-auth.js';
+import { ServiceTokenSource } from '../identity/service-token.js';
+import { ServiceTokenVerifier, introspectionCheck } from '../identity/service-token-verifier.js';
+import { installServiceTokens, uninstallServiceTokens } from '../identity/service-token-dispatch.js';
 
 /** Background work: `start()` runs after the service listens and returns how to stop it. */
 export type BackgroundStart = () => (() => void | Promise<void>) | void;
@@ -58,6 +64,14 @@ export interface ServiceDefinition<Cfg extends CommonServiceConfig = CommonServi
   jsonMaxDepth?: number;
   /** Verify gateway stamps (`svc-principal`). Default true; the gateway, which stamps, says false. */
   principal?: boolean;
+  /**
+   * Require a service token on every route but health and metrics when `cfg.internalAuth` is set
+   * (`svc-service-auth`, issue 15 item 4). Default true; the gateway, the public door, says false.
+   * Outbound tokens are added whenever `cfg.internalAuth` is set, whatever this says.
+   */
+  serviceAuth?: boolean;
+  /** Path prefixes that need no service token (the auth service's IdP paths authenticate their own clients). */
+  serviceAuthOpenPrefixes?: readonly string[];
   /** Collect Node default metrics (default true). */
   defaultMetrics?: boolean;
   /** Count requests in `svc_http_requests_total` (default true; the gateway keeps its own counters). */
@@ -128,6 +142,21 @@ export async function buildService<Cfg extends CommonServiceConfig, Rt>(
 
   try {
     await app.register(errorsPlugin, { table: def.errors, ...def.errorHooks?.(cfg) });
+    const ia = cfg.internalAuth;
+    if (ia) {
+      // Issue 15 item 4: every outbound hop to a sibling carries this service's token ...
+      const source = new ServiceTokenSource({ tokenUrl: ia.tokenUrl, clientId: ia.clientId, clientSecret: ia.clientSecret });
+      installServiceTokens(cfg.serviceUrls, source);
+      closers.push(() => uninstallServiceTokens(source));
+      // ... and every inbound request but health and metrics needs one.
+      if (def.serviceAuth !== false) {
+        const verifier = new ServiceTokenVerifier({
+          issuer: ia.issuer, jwksUrl: ia.jwksUrl, audience: ia.audience, allowedClients: ia.allowedClients,
+          ...(ia.introspectionUrl ? { introspect: introspectionCheck(ia.introspectionUrl, ia.clientId, ia.clientSecret) } : {}),
+        });
+        await app.register(serviceAuthPlugin, { verifier, openPrefixes: def.serviceAuthOpenPrefixes ?? [] });
+      }
+    }
     if (def.principal !== false) await app.register(principalPlugin, { principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys });
     await app.register(healthPlugin, { name: def.name });
     await app.register(metricsPlugin, {

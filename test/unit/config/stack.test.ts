@@ -62,13 +62,18 @@ test('first-start secrets are generated once, kept mode 0600, and reused', () =>
   assert.equal(b.audit.signingKey, a.audit.signingKey);
   const file = join(dir, 'secrets', 'generated.json');
   assert.equal(statSync(file).mode & 0o777, 0o600);
-  assert.deepEqual(Object.keys(JSON.parse(readFileSync(file, 'utf8'))).sort(), ['AUDIT_SIGNING_KEY', 'SVC_CAPTOKEN_KEYS', 'SVC_PRINCIPAL_KEYS']);
+  // Issue 15 item 4: the secret of every confidential IdP client is generated beside the keys.
+  const clients = ['svc-web-password', ...SERVICE_NAMES.map((n) => `service-${n}`)].map((id) => `IDP_CLIENT_SECRET:${id}`);
+  assert.deepEqual(Object.keys(JSON.parse(readFileSync(file, 'utf8'))).sort(), ['AUDIT_SIGNING_KEY', ...clients, 'SVC_CAPTOKEN_KEYS', 'SVC_PRINCIPAL_KEYS'].sort());
+  assert.deepEqual(b.internalAuth.clientSecrets, a.internalAuth.clientSecrets, 'client secrets are kept per data dir');
 });
 
 test('explicit values are read: environment name, ports, lists, issuers', () => {
   const s = loadStackConfig({
     SVC_DATA_DIR: dataDir(), APP_ENV: 'prod', SVC_PRINCIPAL_KEYS: `${KEY}1, ${KEY}2`, SVC_CAPTOKEN_KEYS: `${KEY}3`, AUDIT_SIGNING_KEY: `${KEY}4`,
     SVC_PASSWORD_LOGIN_ENABLED: 'false', SVC_GATEWAY_PORT: '0', SVC_PUBLIC_URL: 'https://svc.example///',
+    // Issue 15 item 4: production generates no secret, service tokens need the operator's.
+    INTERNAL_AUTH_CLIENT_SECRET: `${KEY}5`,
     SVC_ADMIN_EMAIL_ALLOWLIST: 'Boss@Example.com, ops@example.com', SVC_GROUP_ROLE_MAP: 'Admins:admin,Admins:admin,Ops:user',
     OIDC_ISSUER: 'https://idp.example', OIDC_JWKS_URL: 'https://idp.example/jwks',
   });
@@ -146,7 +151,8 @@ test('serviceConfigs: every slice has the common settings; plain slices carry th
   assert.equal(Object.isFrozen(knowledge.modelDirs), false);
   const gw = cfgs.gateway;
   assert.equal(gw.service, 'gateway');
-  assert.deepEqual(gw.trustedIssuers.map((i) => i.issuer), [`${publicUrl}/auth`, `${publicUrl}/dirauth`]);
+  assert.deepEqual(gw.trustedIssuers.map((i) => i.issuer), [`${publicUrl}/auth`, `${publicUrl}/dirauth`, `${publicUrl}/idp/realms/svc`]);
+  assert.equal(gw.trustedIssuers[2]!.jwksUrl.endsWith('/idp/realms/svc/protocol/openid-connect/certs'), true, 'the realm JWKS is fetched from auth directly');
   assert.equal(gw.tls?.certFile, null);
   assert.ok(gw.tls?.hosts.includes(new URL(publicUrl).hostname), 'the certificate names the public host');
   assert.equal(gw.audience, 'svc-frontend');

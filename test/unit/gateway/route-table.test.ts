@@ -54,7 +54,10 @@ test('rewrites strip prefixes and map admin inference onto the internal API', ()
 
 test('reserved, unavailable and unknown paths', () => {
   assert.equal(target(table.match('GET', '/v1/connectors/x')), 'local:reserved');
-  assert.equal(target(table.match('GET', '/v1/admin/sso/idps')), 'local:unavailable');
+  assert.equal(target(table.match('GET', '/v1/admin/jobs')), 'local:unavailable');
+  // Issue 15 item 2: upstream SSO IdPs are served by auth.
+  assert.equal(target(table.match('GET', '/v1/admin/sso/idps')), 'proxy:auth');
+  assert.equal(target(table.match('POST', '/v1/admin/sso/idps/corp/test')), 'proxy:auth');
   assert.equal(table.match('GET', '/'), null);
   assert.equal(table.match('GET', '/v1'), null);
   assert.equal(table.match('GET', '/v2/x'), null);

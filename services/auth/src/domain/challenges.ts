@@ -27,6 +27,7 @@ import type { Clock, Transactor, UserRecord, UserStore } from './ports.js';
 import type { RecoveryCodeService } from './recovery-codes.js';
 import type { PolicyService } from './second-factor-policy.js';
 import { matchTotp } from './totp.js';
+import type { SignInLog } from './sign-in-log.js';
 
 /** Challenges per user allowed inside the throttle window (push fatigue). */
 export const THROTTLE_MAX = 5;
@@ -53,6 +54,8 @@ export interface ChallengeDeps {
   clock: Clock;
   /** Challenge lifetime, seconds. */
   ttlSeconds: number;
+  /** The sign-in log (issue 15 item 5): told the second factor used when a challenge is released. */
+  signIns?: Pick<SignInLog, 'secondFactorPassed'>;
 }
 
 const newId = monotonicFactory();
@@ -136,6 +139,7 @@ export class ChallengeService {
       case 'approved':
         if (c.expires_at + RELEASE_GRACE_MS <= now) throw challengeExpired();
         if (!this.deps.challenges.transition(c.id, 'approved', 'released', c.outcome, c.device_id, c.answered_at ?? now)) throw challengeUsed();
+        this.deps.signIns?.secondFactorPassed(c.user_id, c.methods.includes('enroll') ? 'enroll' : 'push');
         return { status: 'approved', user_id: c.user_id };
       case 'released': throw challengeUsed();
       case 'denied': throw challengeDenied();
@@ -163,6 +167,7 @@ export class ChallengeService {
     }
     if (how) {
       if (!this.deps.challenges.transition(c.id, 'pending', 'released', how.outcome, how.device, now)) return this.verify(c.id);
+      this.deps.signIns?.secondFactorPassed(c.user_id, how.outcome);
       this.deps.bus.publish(c.user_id);
       this.deps.events.audit({
         action: 'auth.challenge.approved', user_id: c.user_id, resource_type: 'login_challenge', resource_id: c.id,

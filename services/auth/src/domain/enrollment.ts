@@ -29,6 +29,7 @@ import type { MobileTokenService } from './mobile-tokens.js';
 import type { Clock, Transactor, UserStore } from './ports.js';
 import { accountDisabled, type SigningKey } from './tokens.js';
 import { newTotpSecret } from './totp.js';
+import type { SignInLog } from './sign-in-log.js';
 
 /** Dependencies of `EnrollmentService`. */
 export interface EnrollmentDeps {
@@ -43,6 +44,8 @@ export interface EnrollmentDeps {
   settings: { issuer: string; publicUrl: string };
   /** SHA-256 of the gateway's TLS certificate (lowercase hex), or null when it serves plain HTTP. */
   fingerprint: () => string | null;
+  /** The sign-in log (issue 15 item 5): a paired phone's first tokens are a `mobile` sign-in. */
+  signIns?: Pick<SignInLog, 'record'>;
 }
 
 /** Name of a device whose proof named none. */
@@ -144,6 +147,7 @@ export class EnrollmentService {
       body: 'It can now approve your sign-ins. If this was not you, revoke it in your account settings.',
       payload: { device_id: deviceId }, idempotency_key: `device_paired:${deviceId}`,
     });
+    this.deps.signIns?.record({ user_id: user.id, email: user.email, method: 'mobile', issuer: settings.issuer, client_id: null });
     return {
       device_id: deviceId, user: { id: user.id, email: user.email, name: user.display_name },
       ...pair, token_type: 'Bearer', totp: { secret, ...TOTP_PARAMS }, api_base: settings.publicUrl,

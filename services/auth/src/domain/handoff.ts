@@ -11,6 +11,7 @@ import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { TokenResponse } from '../contracts.js';
 import type { Clock, HandoffFile, HandoffStore, Transactor, UserStore } from './ports.js';
 import { accountDisabled, sha256Hex, type TokenService } from './tokens.js';
+import type { SignInLog } from './sign-in-log.js';
 
 /** Dependencies of `HandoffService`. */
 export interface HandoffDeps {
@@ -20,6 +21,8 @@ export interface HandoffDeps {
   tokens: TokenService;
   tx: Transactor;
   clock: Clock;
+  /** The sign-in log (issue 15 item 5): an exchanged handoff is an `installer_handoff` sign-in. */
+  signIns?: Pick<SignInLog, 'record'>;
 }
 
 /** Issues and exchanges installer handoffs. */
@@ -50,13 +53,15 @@ export class HandoffService {
    * Exchange `handoffId` for the admin's tokens, once; then delete the file.
    * @throws DomainError `handoff_invalid` (unknown or spent), `account_disabled`.
    */
-  async exchange(handoffId: string): Promise<TokenResponse> {
+  async exchange(handoffId: string, clientIp: string | null = null): Promise<TokenResponse> {
     const userId = this.deps.tx(() => this.deps.handoffs.spend(sha256Hex(handoffId), this.deps.clock()));
     if (userId === null) throw new DomainError('handoff_invalid', 'installer handoff id is invalid or already used');
     this.deps.file.remove();
     const user = this.deps.users.byId(userId);
     if (!user) throw new DomainError('handoff_invalid', 'installer handoff id is invalid or already used');
     if (user.disabled) throw accountDisabled();
-    return this.deps.tokens.issue(user);
+    const tokens = await this.deps.tokens.issue(user);
+    this.deps.signIns?.record({ user_id: user.id, email: user.email, method: 'installer_handoff', client_ip: clientIp });
+    return tokens;
   }
 }

@@ -18,9 +18,17 @@ import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { TokenResponse } from '../contracts.js';
 import type { PasswordHasher } from './passwords.js';
 import { afterFailure, retryAt, sourceKey, throttlePolicy, type ThrottlePolicy } from './login-throttle.js';
-import type { Clock, LoginFailureStore, LoginThrottleStore, Transactor, UserStore } from './ports.js';
+import type { Clock, LoginFailureStore, LoginThrottleStore, Transactor, UserRecord, UserStore } from './ports.js';
 import { accountDisabled, type TokenService } from './tokens.js';
 import { provisionDirectoryAccount, type DirectoryAccountStore, type DirectoryPort } from './directory-login.js';
+import type { SignInLog, SignInMethod } from './sign-in-log.js';
+
+/** How a caller of `login` labels the sign-in in the sign-in log (issue 15 item 5); defaults: method `password`/`directory`. */
+export interface SignInVia {
+  method?: SignInMethod;
+  client_id?: string | null;
+  issuer?: string | null;
+}
 
 /** Login settings from `AuthConfig`. */
 export interface LoginSettings {
@@ -48,6 +56,8 @@ export interface LoginDeps {
    * a local account with a password is verified there (directory-login.ts), under the same throttle.
    */
   directory?: { port: DirectoryPort; accounts: DirectoryAccountStore; groupRoleMap: Readonly<Record<string, readonly string[]>> };
+  /** The sign-in log (issue 15 item 5): every successful login is reported with `passed`. */
+  signIns?: Pick<SignInLog, 'passed'>;
 }
 
 /** The single message for unknown users and wrong passwords. */
@@ -67,7 +77,43 @@ export class LoginService {
    * @throws DomainError `password_login_disabled`, `login_throttled` (with `retry-after`),
    *   `invalid_credentials`, `account_disabled` (only after a correct password).
    */
-  async login(username: string, password: string, ip: string): Promise<TokenResponse> {
+  async login(username: string, password: string, ip: string, via: SignInVia = {}): Promise<TokenResponse> {
+    const user = await this.authenticate(username, password, ip);
+    const tokens = await this.deps.tokens.issue(user);
+    this.signedIn(user, ip, via);
+    return tokens;
+  }
+
+  /**
+   * Report a successful sign-in of `user` (after `login`, or after `authenticate` by a caller that
+   * issues its own tokens) to the sign-in log (issue 15 item 5): method `directory` for directory
+   * accounts, else `via.method` or `password`; held there until a second factor when one follows.
+   */
+  signedIn(user: Pick<UserRecord, 'id' | 'email'>, ip: string, via: SignInVia = {}): void {
+    const directory = this.deps.directory?.accounts.get(user.id) ? 'directory' : null;
+    this.deps.signIns?.passed({
+      user_id: user.id, email: user.email, method: directory ?? via.method ?? 'password',
+      client_id: via.client_id ?? null, issuer: via.issuer ?? null, client_ip: ip,
+    });
+  }
+
+  /**
+   * Whether `username` is verified by the corporate directory rather than by a local password (the
+   * rule of `authenticate`: directory configured, and no local account with a password). Nothing is
+   * counted. Issue 15 item 1: the IdP's password grant leaves these to `login` (issuer `/auth`).
+   */
+  viaDirectory(username: string): boolean {
+    if (!this.deps.directory) return false;
+    const local = this.deps.users.byEmail(username.trim().toLowerCase());
+    return !local || local.password_hash === null;
+  }
+
+  /**
+   * The password check of `login` without issuing a token (issue 15 item 1: the embedded IdP's
+   * sign-in interaction finishes with the account instead). Same throttling, same errors.
+   * @returns the signed-in account.
+   */
+  async authenticate(username: string, password: string, ip: string): Promise<UserRecord> {
     const { settings, users, failures, throttle, hasher, tx, clock } = this.deps;
     if (!settings.passwordLoginEnabled) throw new DomainError('password_login_disabled', 'password login is disabled');
     const account = username.trim().toLowerCase();
@@ -95,7 +141,7 @@ export class LoginService {
       const fresh = users.byId(user.id);
       if (fresh && fresh.password_hash === user.password_hash) users.save({ ...fresh, password_hash: rehashed });
     }
-    return this.deps.tokens.issue(user);
+    return user;
   }
 
   /**
@@ -105,7 +151,7 @@ export class LoginService {
    *   directory is down or slow; the attempt stays counted), `directory_email_missing`,
    *   `directory_account_conflict`, `account_disabled`.
    */
-  private async directoryLogin(username: string, password: string, account: string, source: string, attemptId: number): Promise<TokenResponse> {
+  private async directoryLogin(username: string, password: string, account: string, source: string, attemptId: number): Promise<UserRecord> {
     const { port, accounts, groupRoleMap } = this.deps.directory!;
     const answer = await port.verify(username, password);
     if (answer.kind === 'unavailable') throw new DomainError('directory_unavailable', 'the corporate directory is unavailable; try again later');
@@ -114,7 +160,7 @@ export class LoginService {
     const now = new Date(this.deps.clock()).toISOString();
     const user = this.deps.tx(() => provisionDirectoryAccount(this.deps.users, accounts, answer.identity, groupRoleMap, now));
     if (user.disabled) throw accountDisabled();
-    return this.deps.tokens.issue(user);
+    return user;
   }
 
   /** A correct password: this source's attempts on the account were not guesses. */

@@ -9,6 +9,7 @@ import { AuthConfigViewSchema, IdpListSchema, JwksSchema, OpenIdConfigurationSch
 import type { HandoffService } from '../domain/handoff.js';
 import type { PolicyService } from '../domain/second-factor-policy.js';
 import type { SigningKey } from '../domain/tokens.js';
+import type { UpstreamBrokerPort } from '../contracts/upstream-sso.js';
 
 /** Options of `publicRoutes`. */
 export interface PublicRoutesOptions {
@@ -17,12 +18,14 @@ export interface PublicRoutesOptions {
   handoff: HandoffService;
   /** The second-factor policy (issue 14). */
   policy: PolicyService;
+  /** Upstream IdPs for `GET /v1/auth/idps` `idps` (issue 15 item 2); absent: none. */
+  upstream?: Pick<UpstreamBrokerPort, 'list'>;
 }
 
 const pub = { public: true } as const;
 
 /** Register the public discovery routes. */
-export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { cfg, key, handoff, policy }) => {
+export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { cfg, key, handoff, policy, upstream }) => {
   app.get('/v1/auth/config', { config: pub, schema: { response: { 200: AuthConfigViewSchema } } }, async () => ({
     passwordLoginEnabled: cfg.passwordLoginEnabled,
     installerHandoffPending: handoff.pending(),
@@ -31,7 +34,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = asyn
   }));
 
   app.get('/v1/auth/idps', { config: pub, schema: { response: { 200: IdpListSchema } } },
-    async () => ({ items: cfg.externalIdps.map(({ name, issuer }) => ({ name, issuer })) }));
+    async () => ({ items: cfg.externalIdps.map(({ name, issuer }) => ({ name, issuer })), idps: upstream?.list() ?? [] }));
 
   app.get('/.well-known/jwks.json', { config: pub, schema: { response: { 200: JwksSchema } } }, async (_req, reply) => {
     void reply.header('cache-control', 'public, max-age=300');

@@ -60,10 +60,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = as
     async (req, reply) => noStore(reply, await opts.tokens.rotate(req.body.refresh_token)));
 
   app.post('/v1/auth/installer-handoff', { config: pub, schema: { body: HandoffBodySchema, response: tokenReply } },
-    async (req, reply) => noStore(reply, await opts.handoff.exchange(req.body.handoff_id)));
+    async (req, reply) => noStore(reply, await opts.handoff.exchange(req.body.handoff_id, clientIp(req, opts.hop).ip)));
 
   app.get('/v1/auth/verify', { schema: { response: { 200: VerifyViewSchema } } }, async (req) => {
     const p = requirePrincipal(req);
-    return { ok: true as const, sub: p.id, email: p.email ?? null, roles: [...p.roles], tenant_id: p.tenant_id };
+    const upstream = Object.fromEntries((['upstream_iss', 'upstream_sub', 'upstream_preferred_username'] as const)
+      .filter((k) => typeof p[k] === 'string').map((k) => [k, p[k] as string]));
+    return { ok: true as const, sub: p.id, email: p.email ?? null, roles: [...p.roles], tenant_id: p.tenant_id, ...upstream };
   });
 };

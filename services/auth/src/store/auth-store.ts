@@ -9,7 +9,12 @@ import type {
 } from '../domain/device-ports.js';
 import { SqliteDeviceStore } from './devices.js';
 import { SqliteDirectoryAccountStore } from './directory-accounts.js';
+import { SqliteSignInStore } from './sign-ins.js';
+import type { SignInStore } from '../domain/sign-in-log.js';
+import { SqliteIdpModelStore } from './idp-models.js';
 import type { DirectoryAccountStore } from '../domain/directory-login.js';
+import { SqliteBrokerStateStore, SqliteUpstreamIdpStore, SqliteUpstreamLinkStore } from './upstream-sso.js';
+import type { BrokerStateStore, UpstreamIdpStore, UpstreamLinkStore } from '../domain/upstream-broker.js';
 import { SqliteEnrollmentStore } from './enrollments.js';
 import { SqliteChallengeStore } from './login-challenges.js';
 import { SqliteProofJtiStore } from './proof-jtis.js';
@@ -31,6 +36,12 @@ export type AuthStore = Store<{
   proofJtis: ProofJtiStore; policy: PolicyStore;
   /** Issue 15 item 3: accounts provisioned from the corporate directory. */
   directoryAccounts: DirectoryAccountStore;
+  /** Issue 15 item 2: upstream SSO (IdPs, identity links, pending broker states). */
+  upstreamIdps: UpstreamIdpStore; upstreamLinks: UpstreamLinkStore; brokerStates: BrokerStateStore;
+  /** Issue 15 item 5: who signed in how. */
+  signIns: SignInStore;
+  /** Issue 15 item 1: the embedded IdP's models (oidc-provider adapter). */
+  idpModels: SqliteIdpModelStore;
 }>;
 
 /**
@@ -45,5 +56,8 @@ export function openAuthStore(opts: { dbDir: string; migrationsDir: string }): A
     devices: new SqliteDeviceStore(db), enrollments: new SqliteEnrollmentStore(db), challenges: new SqliteChallengeStore(db),
     recoveryCodes: new SqliteRecoveryCodeStore(db), proofJtis: new SqliteProofJtiStore(db), policy: new SqlitePolicyStore(db),
     directoryAccounts: new SqliteDirectoryAccountStore(db),
+    upstreamIdps: new SqliteUpstreamIdpStore(db), upstreamLinks: new SqliteUpstreamLinkStore(db), brokerStates: new SqliteBrokerStateStore(db),
+    signIns: new SqliteSignInStore(db),
+    idpModels: new SqliteIdpModelStore(db),
   }));
 }

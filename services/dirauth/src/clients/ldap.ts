@@ -12,6 +12,9 @@
  *
  * Every connect and operation has DIRAUTH_LDAP_TIMEOUT_MS, and the whole verification a deadline of
  * three times that, so an outage is `unavailable` rather than a hang.
+ *
+ * `testBind()` (Admin → Identity "Test bind", issue 15 item 5) runs step 1's connect and search-account
+ * bind and reads the user base's own entry (scope base), under the same deadline.
  */
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
@@ -34,13 +37,36 @@ export class LdapDirectory implements Directory {
   /** See the file header. @throws DirectoryError */
   async verify(username: string, password: string): Promise<DirectoryIdentity> {
     if (password.length === 0) throw new DirectoryError('invalid_credentials', 'empty password');
+    return this.withDeadline((clients) => this.run(username, password, clients));
+  }
+
+  /** See the file header. @throws DirectoryError `invalid_credentials` (search account refused), `unavailable`. */
+  async testBind(): Promise<void> {
+    await this.withDeadline(async (clients) => {
+      const c = await this.connect(clients);
+      if (this.s.bindDn) {
+        try {
+          await c.bind(this.s.bindDn, this.s.bindPassword);
+        } catch (err) {
+          if (err instanceof InvalidCredentialsError) throw new DirectoryError('invalid_credentials', 'the directory refused the search account (DIRAUTH_LDAP_BIND_DN / password)');
+          throw unavailable(err, 'the search account bind failed');
+        }
+      }
+      try {
+        await c.search(this.s.userBase, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'], timeLimit: Math.ceil(this.s.timeoutMs / 1000) });
+      } catch (err) { throw unavailable(err, `reading the user base ${this.s.userBase} failed`); }
+    });
+  }
+
+  /** Run `body` with the whole-operation deadline (three timeouts), unbinding every connection it opened. */
+  private async withDeadline<T>(body: (clients: Client[]) => Promise<T>): Promise<T> {
     const clients: Client[] = [];
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new DirectoryError('unavailable', 'the directory did not answer in time')), this.s.timeoutMs * 3);
     });
     try {
-      return await Promise.race([this.run(username, password, clients), deadline]);
+      return await Promise.race([body(clients), deadline]);
     } finally {
       clearTimeout(timer);
       for (const c of clients) void c.unbind().catch(() => {});

@@ -20,4 +20,10 @@ export interface Directory {
    *   `unavailable` (unreachable, timed out, search account refused, TLS failure).
    */
   verify(username: string, password: string): Promise<DirectoryIdentity>;
+  /**
+   * Connect and bind as the search account, then read the user base's entry (issue 15 item 5).
+   * @throws DirectoryError `invalid_credentials` (the search account was refused), `unavailable`
+   *   (unreachable, timed out, TLS failure, user base not found).
+   */
+  testBind(): Promise<void>;
 }

@@ -9,24 +9,29 @@ import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { SERVICE_NAMES, type UpstreamName } from '../../../shared/services.js';
 import type { UpstreamUrls } from '../../../shared/config.js';
+import { withServiceTokens } from '../../../shared/identity/service-token-dispatch.js';
 
 /** Upstream answers up to this size (with a Content-Length) are buffered rather than piped, bytes. */
 export const BUFFER_LIMIT = 256 * 1024;
 
-/** One kept-alive undici pool per owning service, on loopback. */
+/**
+ * One kept-alive undici pool per owning service, on loopback. Each request carries the gateway's
+ * service token (issue 15 item 4; `withServiceTokens`: added when service tokens are installed).
+ */
 export class UpstreamPools {
-  private readonly pools = new Map<UpstreamName, Pool>();
+  private readonly pools = new Map<UpstreamName, Dispatcher>();
 
   /** Open a pool to every service of `urls` (no connection is made until the first request). */
   constructor(urls: UpstreamUrls) {
     for (const name of SERVICE_NAMES) {
       if (name === 'gateway') continue;
-      this.pools.set(name, new Pool(urls[name], { connections: 128, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 300_000, bodyTimeout: 0 }));
+      const pool = new Pool(urls[name], { connections: 128, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 300_000, bodyTimeout: 0 });
+      this.pools.set(name, withServiceTokens(pool, urls[name]));
     }
   }
 
   /** The pool of `service`. */
-  get(service: UpstreamName): Pool {
+  get(service: UpstreamName): Dispatcher {
     return this.pools.get(service)!;
   }
 

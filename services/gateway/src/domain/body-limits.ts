@@ -69,6 +69,7 @@ const ROUTE_LIMITS: ReadonlyArray<{ service: UpstreamName; method: string; path:
 const LOCAL_LIMITS: Readonly<Partial<Record<LocalTargetName, { upstream: { service: UpstreamName; method: string; path: string } } | { bytes: number }>>> = {
   login: { upstream: { service: 'auth', method: 'POST', path: '/v1/auth/login' } },
   login_2fa: { bytes: LOGIN_2FA_BODY_LIMIT_BYTES },
+  refresh: { upstream: { service: 'auth', method: 'POST', path: '/v1/auth/refresh' } },
 };
 
 /** Body limits of the upstream routes, resolved for one configuration. */

@@ -80,6 +80,10 @@ export function stampIdentity(claims: ValidatedClaims, s: IdentitySettings, nowS
   const display = typeof claims.name === 'string' ? claims.name : typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
   if (display !== undefined) principal.display_name = display;
   if (typeof claims.sid === 'string') principal.session_id = claims.sid;
+  // Issue 15 items 1-2: a sign-in brokered by the embedded IdP names the upstream identity.
+  for (const k of ['upstream_iss', 'upstream_sub', 'upstream_preferred_username'] as const) {
+    if (typeof claims[k] === 'string') principal[k] = claims[k];
+  }
   return sign(principal, s);
 }
 

@@ -10,7 +10,7 @@ import type { UpstreamName } from '../../../shared/services.js';
  * Names of the gateway-owned answers: `login` and `login_2fa` are the password login with its
  * second factor (issue 14 item 3; spec "Mobile-push second factor").
  */
-export type LocalTargetName = 'status' | 'agui' | 'reserved' | 'unavailable' | 'health' | 'login' | 'login_2fa';
+export type LocalTargetName = 'status' | 'agui' | 'reserved' | 'unavailable' | 'health' | 'login' | 'login_2fa' | 'refresh';
 
 /** Where a matched request goes. */
 export type RouteTarget =
@@ -30,6 +30,12 @@ export interface RouteRule {
    * the gateway cuts them when it shuts down instead of waiting, and the client reconnects.
    */
   endless?: boolean;
+  /**
+   * The client's own `Authorization` and `Cookie` headers reach the service (the embedded IdP,
+   * issue 15 item 1: it authenticates its clients by HTTP Basic and keeps sign-in state in cookies);
+   * every other route never forwards them.
+   */
+  credentials?: boolean;
 }
 
 const proxy = (service: UpstreamName, rewrite?: (p: string) => string): RouteTarget =>
@@ -42,13 +48,16 @@ export const ROUTES: readonly RouteRule[] = [
   { pattern: '/v1/auth/idps', target: proxy('auth'), public: true, methods: ['GET'] },
   { pattern: '/v1/auth/login', target: { kind: 'local', handler: 'login' }, public: true, methods: ['POST'] },
   { pattern: '/v1/auth/login/2fa', target: { kind: 'local', handler: 'login_2fa' }, public: true, methods: ['POST'] },
-  { pattern: '/v1/auth/refresh', target: proxy('auth'), public: true, methods: ['POST'] },
+  // Issue 15 item 1: auth's refresh tokens, then the realm's (svc-web-password) when auth does not know the token.
+  { pattern: '/v1/auth/refresh', target: { kind: 'local', handler: 'refresh' }, public: true, methods: ['POST'] },
   { pattern: '/v1/auth/installer-handoff', target: proxy('auth'), public: true, methods: ['POST'] },
   { pattern: '/v1/auth/*', target: proxy('auth') },
   { pattern: '/auth/.well-known/*', target: proxy('auth', (p) => p.slice('/auth'.length)), public: true, methods: ['GET'] },
   { pattern: '/dirauth/.well-known/*', target: proxy('dirauth', (p) => p.slice('/dirauth'.length)), public: true, methods: ['GET'] },
   // The phone has no bearer: the enrollment token or a device-key proof is its credential (issue 14).
   { pattern: '/dirauth/pair/*', target: proxy('auth'), public: true, endless: true },
+  // The embedded OpenID Connect provider (issue 15 item 1): it authenticates its own clients; path unchanged.
+  { pattern: '/idp/*', target: proxy('auth'), public: true, credentials: true },
   { pattern: '/v1/oauth/{provider_slug}/callback', target: proxy('agent-runtime'), public: true, methods: ['GET'] },
   { pattern: '/v1/webhook', target: proxy('agent-runtime'), public: true },
   { pattern: '/v1/webhook/*', target: proxy('agent-runtime'), public: true },
@@ -59,14 +68,19 @@ export const ROUTES: readonly RouteRule[] = [
   // Gateway-owned admin.
   { pattern: '/v1/admin/status', target: { kind: 'local', handler: 'status' }, methods: ['GET'] },
   { pattern: '/v1/admin/services', target: { kind: 'local', handler: 'status' }, methods: ['GET'] },
-  ...['topology', 'stack', 'secrets', 'backups', 'deploy', 'update', 'jobs', 'sso/idps'].flatMap((p): RouteRule[] => [
+  ...['topology', 'stack', 'secrets', 'backups', 'deploy', 'update', 'jobs'].flatMap((p): RouteRule[] => [
     { pattern: `/v1/admin/${p}`, target: { kind: 'local', handler: 'unavailable' } },
     { pattern: `/v1/admin/${p}/*`, target: { kind: 'local', handler: 'unavailable' } },
   ]),
+  // Upstream SSO IdPs (issue 15 item 2): the embedded IdP counts as the configured IdP, so the
+  // surface is mounted by default; the admin guard still runs before it.
+  { pattern: '/v1/admin/sso/idps', target: proxy('auth') },
+  { pattern: '/v1/admin/sso/idps/*', target: proxy('auth') },
   { pattern: '/v1/admin/users', target: proxy('auth') },
   { pattern: '/v1/admin/users/*', target: proxy('auth') },
   { pattern: '/v1/admin/auth/dirauth', target: proxy('dirauth') },
   { pattern: '/v1/admin/auth/dirauth/*', target: proxy('dirauth') },
+  { pattern: '/v1/admin/auth/sign-ins', target: proxy('auth'), methods: ['GET'] },
   { pattern: '/v1/admin/inference/*', target: proxy('inference-router', (p) => `/v1/internal/${p.slice('/v1/admin/inference/'.length)}`) },
   { pattern: '/v1/admin/egress/*', target: proxy('inference-router', (p) => `/v1/internal/egress/${p.slice('/v1/admin/egress/'.length)}`) },
   { pattern: '/v1/admin/audit', target: proxy('audit') },

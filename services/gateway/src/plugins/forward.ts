@@ -15,6 +15,7 @@ import { callUpstream, BUFFER_LIMIT, type UpstreamPools, type UpstreamResponse }
 import { CORRELATION_ID_HEADER, SERVICE_UNAVAILABLE_BODY, STRIP_INBOUND, STRIP_OUTBOUND, TURN_ID_HEADER } from '../contracts.js';
 import { capabilityToken, type IdentitySettings } from '../domain/identity.js';
 import { CLIENT_HOP_HEADER, ClientHopSigner } from '../../../shared/identity/client-hop.js';
+import { installedServiceTokens } from '../../../shared/identity/service-token-dispatch.js';
 
 /** Forwards admitted requests to the owning services over their pools. */
 export class UpstreamProxy {
@@ -36,15 +37,23 @@ export class UpstreamProxy {
     return this.pools.get(service);
   }
 
-  /** The headers sent upstream for an admitted request (`req.gw` set by `gateway-admission`). */
-  headers(req: FastifyRequest): Record<string, string> {
+  /**
+   * The headers sent upstream for an admitted request (`req.gw` set by `gateway-admission`).
+   * @param credentials keep the client's `Authorization` and `Cookie` (routes marked `credentials`).
+   */
+  headers(req: FastifyRequest, credentials = false): Record<string, string> {
     const st = req.gw!;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
-      if (v === undefined || STRIP_INBOUND.has(k)) continue;
+      if (v === undefined || (STRIP_INBOUND.has(k) && !(credentials && (k === 'authorization' || k === 'cookie')))) continue;
       headers[k] = Array.isArray(v) ? v.join(', ') : v;
     }
     headers[CORRELATION_ID_HEADER] = st.correlationId;
+    // Issue 15 item 4: the user's bearer (stripped above) is swapped for the gateway's service token;
+    // when none is cached yet, the pool's interceptor waits for one (clients/upstream.ts).
+    // Not on `credentials` routes (the embedded IdP): there the client's own Authorization goes through.
+    const svcToken = credentials ? null : installedServiceTokens()?.peek();
+    if (svcToken) headers.authorization = `Bearer ${svcToken}`;
     headers['x-forwarded-for'] = req.ip;
     // Services believe only this signed hop stamp, never x-forwarded-for (issue 11 item 2).
     const hop = this.hop.stamp(req.ip);
@@ -65,9 +74,10 @@ export class UpstreamProxy {
    * small, streamed otherwise. 502 with the spec body when the service cannot be reached or reset
    * the connection (also mid-body); 499 (nothing sent) only when the client went away first.
    * @param endless a streamed answer of this route never ends by itself: keep it for `cutEndless`.
+   * @param credentials forward the client's `Authorization` and `Cookie` (RouteRule `credentials`).
    */
-  async forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string, endless = false): Promise<FastifyReply> {
-    const headers = this.headers(req);
+  async forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string, endless = false, credentials = false): Promise<FastifyReply> {
+    const headers = this.headers(req, credentials);
     const query = req.url.indexOf('?');
     const call = callUpstream(this.pools.get(service), {
       method: req.method, path: query >= 0 ? path + req.url.slice(query) : path, headers, body: forwardedBody(req),

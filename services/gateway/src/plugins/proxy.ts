@@ -94,7 +94,7 @@ export const proxyPlugin = fp<ProxyPluginOptions>(async (app, opts) => {
       const rule = req.gw!.rule;
       if (!rule) return unmatched(req, reply, path);
       const t = rule.target;
-      if (t.kind === 'proxy') return proxy.forward(req, reply, t.service, t.rewrite ? t.rewrite(path) : path, rule.endless === true);
+      if (t.kind === 'proxy') return proxy.forward(req, reply, t.service, t.rewrite ? t.rewrite(path) : path, rule.endless === true, rule.credentials === true);
       return (handlers[t.handler] ?? noRoute)(req, reply, path);
     },
   });
