@@ -21,6 +21,7 @@ import { fingerprintOfPem, tlsFingerprintOf } from '../../services/shared/identi
 import { appProtocolHandler } from './protocol.js';
 import { openSecretStore } from './secrets.js';
 import { handoffReader } from './handoff.js';
+import { signInWithLoopback } from './loopback-sign-in.js';
 import { registerIpc } from '../ipc/handlers.js';
 import type { Supervisor } from '../supervisor/index.js';
 
@@ -139,6 +140,8 @@ async function start(): Promise<void> {
       await shell.openExternal(url);
       return true;
     },
+    // Issue 15 item 1: the shell signs in as a native app (RFC 8252 loopback redirect), in the system browser.
+    signIn: () => signInWithLoopback({ gatewayUrl, openBrowser: (url) => shell.openExternal(url) }),
   }, isAppUrl, log);
 
   createTray(gatewayUrl);

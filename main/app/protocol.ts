@@ -1,6 +1,7 @@
 /**
  * The `app://svc/` protocol: serves the built renderer from `dist/renderer` with the CSP header
- * (client-side routes fall back to index.html) and proxies `app://svc/v1/*` to the loopback
+ * (client-side routes fall back to index.html) and proxies `app://svc/v1/*` and the embedded IdP's
+ * `app://svc/idp/*` (discovery, token refresh, revocation; issue 15 item 1) to the loopback
  * gateway, so the renderer calls its own origin exactly as it does when the gateway serves it.
  *
  * No Electron import: `appProtocolHandler()` is a `(Request) => Promise<Response>` that
@@ -24,8 +25,8 @@ export type AppTarget =
   | { kind: 'refused'; status: 400 | 403 | 404 };
 
 /**
- * Resolve an `app://svc/...` URL: `/v1/...` is the API; other paths are files under `rendererDir`
- * (decoded, normalised, confined); extension-less paths are client routes (index.html).
+ * Resolve an `app://svc/...` URL: `/v1/...` and `/idp/...` are the API; other paths are files under
+ * `rendererDir` (decoded, normalised, confined); extension-less paths are client routes (index.html).
  */
 export function resolveAppUrl(url: string, rendererDir: string): AppTarget {
   if (!isAppUrl(url)) return { kind: 'refused', status: 403 };
@@ -33,7 +34,7 @@ export function resolveAppUrl(url: string, rendererDir: string): AppTarget {
   let path: string;
   try { path = decodeURIComponent(u.pathname); } catch { return { kind: 'refused', status: 400 }; }
   if (path.includes('\0') || path.includes('\\')) return { kind: 'refused', status: 400 };
-  if (u.pathname === '/v1' || u.pathname.startsWith('/v1/')) return { kind: 'api', pathAndQuery: `${u.pathname}${u.search}` };
+  if (u.pathname === '/v1' || u.pathname.startsWith('/v1/') || u.pathname.startsWith('/idp/')) return { kind: 'api', pathAndQuery: `${u.pathname}${u.search}` };
   if (path === '/' || path === '') path = '/index.html';
   if (extname(path) === '') path = '/index.html';
   const root = resolve(rendererDir);

@@ -16,6 +16,8 @@ export interface ShellServices {
   takeInstallerHandoff(): Promise<string | null>;
   /** Open the URL when the allow-list admits it; false otherwise. */
   openExternal(url: string): Promise<boolean>;
+  /** Sign in at the embedded IdP through the system browser (main/app/loopback-sign-in.ts). */
+  signIn(): Promise<ChannelTypes['svc:sign-in']['res']>;
 }
 
 /** The part of `ipcMain` used here. */
@@ -36,6 +38,7 @@ export function dispatcher(services: ShellServices, isAllowedOrigin: (url: strin
     'svc:keychain-delete': async (req) => { await services.secrets.delete(req.name); return { ok: true } as const; },
     'svc:installer-handoff': async () => ({ handoff_id: await services.takeInstallerHandoff() }),
     'svc:open-external': async (req) => ({ opened: await services.openExternal(req.url) }),
+    'svc:sign-in': () => services.signIn(),
   };
   return async (channel: string, event: SenderInfo, payload: unknown): Promise<unknown> => {
     try {

@@ -62,6 +62,7 @@ export function checkPayload<C extends Channel>(channel: C, payload: unknown): C
   switch (channel) {
     case CHANNELS.connectionInfo:
     case CHANNELS.installerHandoff:
+    case CHANNELS.signIn:
       if (payload !== undefined && payload !== null) bad('takes no arguments');
       return undefined as ChannelTypes[C]['req'];
     case CHANNELS.keychainGet:

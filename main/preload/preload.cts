@@ -16,6 +16,7 @@ const C = {
   keychainDelete: 'svc:keychain-delete',
   installerHandoff: 'svc:installer-handoff',
   openExternal: 'svc:open-external',
+  signIn: 'svc:sign-in',
 } as const satisfies typeof ChannelsType;
 
 /** The one operation the bridge needs from `ipcRenderer`. */
@@ -36,6 +37,7 @@ export function createBridge(ipc: Invoker): DesktopBridge {
     }),
     takeInstallerHandoff: async () => (await call(C.installerHandoff)).handoff_id,
     openExternal: async (url: string) => (await call(C.openExternal, { url: String(url) })).opened,
+    signIn: () => call(C.signIn),
   });
 }
 

@@ -58,12 +58,19 @@ export async function phonePage(browser: Browser, opts: { ignoreHTTPSErrors?: bo
 /** Answers of the login routes the page received: status and whether the body carried a token. */
 export interface LoginAnswer { path: string; status: number; hasToken: boolean }
 
-/** Record every answer of `/v1/auth/login` and `/v1/auth/login/2fa` the page receives. */
+/** The embedded IdP's token endpoint (issue 15 item 1: the browser signs in there with PKCE). */
+export const IDP_TOKEN_PATH = '/idp/realms/svc/protocol/openid-connect/token';
+
+/**
+ * Record every answer of `/v1/auth/login`, `/v1/auth/login/2fa`, the IdP's token endpoint and the
+ * IdP's interaction pages (`/idp/realms/svc/interaction/...`) the page receives.
+ */
 export function recordLoginAnswers(page: Page): LoginAnswer[] {
   const seen: LoginAnswer[] = [];
   page.on('response', (res) => {
     const path = new URL(res.url()).pathname;
-    if (path !== '/v1/auth/login' && path !== '/v1/auth/login/2fa') return;
+    if (path !== '/v1/auth/login' && path !== '/v1/auth/login/2fa' && path !== IDP_TOKEN_PATH && !path.startsWith('/idp/realms/svc/interaction/')) return;
+    if (res.status() >= 300 && res.status() < 400) { seen.push({ path, status: res.status(), hasToken: false }); return; }
     void res.text().then((t) => { seen.push({ path, status: res.status(), hasToken: /"(access|refresh)_token"/.test(t) }); }, () => {});
   });
   return seen;

@@ -16,6 +16,7 @@ export const CHANNELS = {
   keychainDelete: 'svc:keychain-delete',
   installerHandoff: 'svc:installer-handoff',
   openExternal: 'svc:open-external',
+  signIn: 'svc:sign-in',
 } as const;
 
 /** A channel name. */
@@ -61,6 +62,21 @@ export interface ChannelTypes {
   /** The one-shot installer-handoff id, at most once per data directory; null when spent or absent. */
   'svc:installer-handoff': { req: undefined; res: { handoff_id: string | null } };
   'svc:open-external': { req: { url: string }; res: { opened: boolean } };
+  /** Sign in at the embedded IdP in the system browser (RFC 8252 loopback redirect, PKCE S256); the IdP's token response. */
+  'svc:sign-in': { req: undefined; res: DesktopSignInTokens };
+}
+
+/**
+ * The embedded IdP's token response to the shell's loopback sign-in (issue 15 item 1; OAuth 2.0
+ * field names, RFC 6749 §5.1): the renderer keeps them as IdP tokens and refreshes at the realm.
+ */
+export interface DesktopSignInTokens {
+  access_token: string;
+  refresh_token: string;
+  id_token?: string;
+  token_type: string;
+  /** Access token lifetime, seconds. */
+  expires_in: number;
 }
 
 /**
@@ -80,4 +96,9 @@ export interface DesktopBridge {
   takeInstallerHandoff(): Promise<string | null>;
   /** Opens an allow-listed URL in the system browser; false when refused. */
   openExternal(url: string): Promise<boolean>;
+  /**
+   * Signs in at the embedded IdP through the system browser (authorization code + PKCE with a
+   * loopback redirect, RFC 8252) and answers its tokens. @throws Error when cancelled or timed out.
+   */
+  signIn(): Promise<DesktopSignInTokens>;
 }

@@ -1,6 +1,7 @@
 /**
  * Admin: mission control (the home tab), onboarding, roles and permission profiles, policies, AgentOps
- * (issue 13 item 8), providers and roles, services, code sandbox, audit chain, users, usage and budgets (tabs).
+ * (issue 13 item 8), providers and roles, services, code sandbox, audit chain, users, identity (issue 15
+ * item 5), usage and budgets (tabs).
  */
 import { Link } from '../app/Link';
 import { ProvidersPanel } from './ProvidersPanel';
@@ -14,6 +15,7 @@ import { OnboardingPanel } from './OnboardingPanel';
 import { RolesPanel } from './RolesPanel';
 import { PoliciesPanel } from './PoliciesPanel';
 import { AgentOpsPanel } from './AgentOpsPanel';
+import { IdentityPanel } from './IdentityPanel';
 
 const TABS = [
   ['mission-control', 'Mission control'],
@@ -23,6 +25,7 @@ const TABS = [
   ['sandbox', 'Sandbox'],
   ['audit', 'Audit chain'],
   ['users', 'Users'],
+  ['identity', 'Identity'],
   ['usage', 'Usage & budgets'],
   ['roles', 'Roles'],
   ['policies', 'Policies'],
@@ -47,6 +50,7 @@ export default function AdminPage({ tab }: { tab: string | null }) {
       {current === 'sandbox' && <SandboxPanel />}
       {current === 'audit' && <AuditPanel />}
       {current === 'users' && <UsersPanel />}
+      {current === 'identity' && <IdentityPanel />}
       {current === 'usage' && <UsagePanel />}
     </div>
   );

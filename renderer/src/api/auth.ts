@@ -3,20 +3,13 @@ import { ApiError, api, errorOf } from './http';
 import { tokens } from './tokens';
 import type { AuthConfigView, LoginChallengeAnswer, TokenResponse } from './types';
 import { desktop } from '../desktop';
+import { signInCodeMessage } from '../../../services/auth/src/contracts/sign-in-words.js';
 
 /** Messages for the auth service's stable codes (contracts.ts `AuthErrorCode`). */
 export function signInMessage(err: unknown): string {
   if (!(err instanceof ApiError)) return 'Sign-in failed. Try again.';
-  switch (err.code) {
-    case 'invalid_credentials': return 'Wrong username or password.';
-    case 'login_throttled': return 'Too many failed attempts. Wait a minute, then try again.';
-    case 'account_disabled': return 'This account is disabled. Ask an administrator.';
-    case 'password_login_disabled': return 'Password sign-in is switched off on this server.';
-    case 'invalid_request': return 'Enter a username and a password.';
-    case 'challenge_throttled': return 'Too many sign-in requests were sent to your phone. Wait a few minutes, then try again.';
-    case 'network_error': return 'The server cannot be reached. Check that the stack is running.';
-    default: return err.status >= 500 ? 'The server had a problem signing you in. Try again shortly.' : err.message;
-  }
+  if (err.code === 'network_error') return 'The server cannot be reached. Check that the stack is running.';
+  return signInCodeMessage(err.code, err.status >= 500 ? 'The server had a problem signing you in. Try again shortly.' : err.message);
 }
 
 /** What a password login led to: signed in, or a second factor to complete (202, no token yet). */
@@ -63,7 +56,10 @@ export async function authConfig(): Promise<AuthConfigView | null> {
   try { return await api<AuthConfigView>('/v1/auth/config', { anonymous: true }); } catch { return null; }
 }
 
-/** Sign out locally (the refresh token is dropped from storage). */
+/**
+ * Sign out: the refresh token is dropped from storage; a session of the embedded IdP is also ended
+ * there (refresh token revoked, end-session; issue 15 item 1).
+ */
 export function signOut(): void {
-  tokens.signedOut(null);
+  void tokens.signOut();
 }

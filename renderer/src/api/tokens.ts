@@ -4,11 +4,21 @@
  * reload: the OS keychain through the preload bridge in the desktop app, `sessionStorage` in a
  * browser tab (gone when the tab closes; never `localStorage`). Refresh tokens are single use
  * (auth service), so one refresh runs at a time.
+ *
+ * Two issuers (issue 15 item 1): tokens of the embedded IdP (authorization code + PKCE) rotate at
+ * the IdP's token endpoint (refresh_token grant); tokens of the auth service's own routes (installer
+ * handoff, the password form when no IdP is served) at `/v1/auth/refresh`. The stored value says
+ * which: an IdP refresh token is kept as `idp:<token>`.
  */
 import type { TokenResponse } from './types';
 import { desktop } from '../desktop';
+import { endSession, refreshAtIdp, type IdpTokens } from '../auth/oidc';
 
 const STORAGE_KEY = 'svc.refresh_token';
+const IDP_MARK = 'idp:';
+
+/** Who issued the tokens: the embedded IdP, or the auth service's own routes. */
+export type TokenIssuer = 'idp' | 'auth';
 
 /** What the keeper tells the app. */
 export type TokenEvent = { kind: 'signedIn' } | { kind: 'signedOut'; reason: string | null };
@@ -18,6 +28,8 @@ class TokenKeeper {
   /** Epoch ms when the access token expires. */
   private expiresAt = 0;
   private refreshToken: string | null = null;
+  private issuer: TokenIssuer = 'auth';
+  private idToken: string | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private inflight: Promise<boolean> | null = null;
   private readonly listeners = new Set<(e: TokenEvent) => void>();
@@ -29,12 +41,14 @@ class TokenKeeper {
 
   private emit(e: TokenEvent): void { for (const fn of this.listeners) fn(e); }
 
-  /** Adopt a token response (login, refresh, installer handoff). */
-  async accept(t: TokenResponse): Promise<void> {
+  /** Adopt a token response (IdP sign-in or refresh, password login, installer handoff). */
+  async accept(t: TokenResponse | IdpTokens, issuer: TokenIssuer = 'auth'): Promise<void> {
     this.access = t.access_token;
     this.expiresAt = Date.now() + t.expires_in * 1000;
-    this.refreshToken = t.refresh_token;
-    await this.persist(t.refresh_token);
+    this.refreshToken = t.refresh_token || null;
+    this.issuer = issuer;
+    if ('id_token' in t && t.id_token) this.idToken = t.id_token;
+    await this.persist(this.refreshToken === null ? null : `${issuer === 'idp' ? IDP_MARK : ''}${this.refreshToken}`);
     this.schedule(t.expires_in);
   }
 
@@ -63,7 +77,9 @@ class TokenKeeper {
 
   /** True when a session can be resumed from a stored refresh token. */
   async resume(): Promise<boolean> {
-    this.refreshToken = await this.stored();
+    const kept = await this.stored();
+    this.issuer = kept?.startsWith(IDP_MARK) ? 'idp' : 'auth';
+    this.refreshToken = kept?.startsWith(IDP_MARK) ? kept.slice(IDP_MARK.length) : kept;
     if (!this.refreshToken) return false;
     return this.refresh();
   }
@@ -81,6 +97,12 @@ class TokenKeeper {
     if (!rt) return Promise.resolve(false);
     this.inflight = (async () => {
       try {
+        if (this.issuer === 'idp') {
+          const next = await refreshAtIdp(rt);
+          if (!next) { this.signedOut('Your session ended. Sign in again.'); return false; }
+          await this.accept(next, 'idp');
+          return true;
+        }
         const res = await fetch('/v1/auth/refresh', {
           method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: rt }),
         });
@@ -105,6 +127,7 @@ class TokenKeeper {
     const had = this.access !== null || this.refreshToken !== null;
     this.access = null;
     this.refreshToken = null;
+    this.idToken = null;
     this.expiresAt = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -113,6 +136,18 @@ class TokenKeeper {
   }
 
   signedIn(): void { this.emit({ kind: 'signedIn' }); }
+
+  /**
+   * The user signs out: tokens forgotten here; for IdP tokens the refresh token is revoked and the
+   * IdP session ended too (the browser leaves for the end-session endpoint and comes back to `/`).
+   */
+  async signOut(): Promise<void> {
+    const idp = this.issuer === 'idp' && this.refreshToken !== null;
+    const rt = this.refreshToken;
+    const idToken = this.idToken;
+    if (idp) await endSession(rt, idToken);
+    this.signedOut(null);
+  }
 
   /** Decoded claims of the access token (display only; the gateway verifies). */
   claims(): Record<string, unknown> | null {

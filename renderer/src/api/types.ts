@@ -7,6 +7,9 @@ export type { TokenResponse, AuthConfigView, ProfileView, UserView, UserPage, Cr
 export type {
   DeviceView, DeviceList, PairingCreated, PairingStatus, RecoveryCodes, RecoveryCodesStatus, ChallengeMethod, ChallengeItem, EnrollResult, AnswerResult,
 } from '../../../services/auth/src/contracts.js';
+export type { SecondFactorPolicy, SignInPage, SignInView } from '../../../services/auth/src/contracts.js';
+export type { UpstreamIdpView, UpstreamIdpTestResult, CreateUpstreamIdp } from '../../../services/auth/src/contracts/upstream-sso.js';
+export type { DirauthSettingsView, DirauthTestResult } from '../../../services/dirauth/src/contracts.js';
 export type { LoginChallengeAnswer, Login2faPending } from '../../../services/gateway/src/contracts.js';
 export type { GuardStatus } from '../../../services/guardrail/src/contracts.js';
 export type {

@@ -9,6 +9,7 @@ import { tokens } from '../api/tokens';
 import { tryInstallerHandoff } from '../api/auth';
 import { clearCache } from '../api/cache';
 import { SignIn } from '../auth/SignIn';
+import { callbackMessage, completeSignIn, isCallback, setCallbackError } from '../auth/oidc';
 import { Shell } from './Shell';
 import { ChatPage } from '../chat/ChatPage';
 import { ApprovalsPage } from '../approvals/ApprovalsPage';
@@ -37,6 +38,20 @@ export function App() {
     const onPop = (): void => useApp.getState().pathChanged(location.pathname);
     window.addEventListener('popstate', onPop);
     void (async () => {
+      // Issue 15 item 1: the embedded IdP's redirect back (authorization code + PKCE).
+      if (isCallback()) {
+        try {
+          const done = await completeSignIn();
+          await tokens.accept(done.tokens, 'idp');
+          useApp.getState().navigated(done.returnTo, { replace: true });
+          useApp.getState().signedIn();
+        } catch (err) {
+          setCallbackError(callbackMessage(err));
+          useApp.getState().navigated('/', { replace: true });
+          useApp.getState().signedOut(null);
+        }
+        return;
+      }
       if (await tokens.resume()) useApp.getState().signedIn();
       else if (await tryInstallerHandoff()) {
         // First run (DESIGN.md "Identity"): the installer's administrator is offered to pair a phone.

@@ -1,15 +1,53 @@
 /**
- * Sign-in: labelled Username and Password fields, a "Sign in" button, errors said plainly; when the
- * account has a second factor (202, issue 14) the card turns into the phone step (`SecondFactor`).
+ * Sign-in. With the embedded IdP served (issue 15 item 1) the start screen sends the browser to the
+ * IdP's sign-in page (authorization code + PKCE, `oidc.ts`), where the labelled fields and the
+ * phone step now live; it stays on screen only to say why a sign-in failed, with a "Sign in"
+ * button. Without an IdP (an older server) the password form below is used: labelled Username and
+ * Password fields, a "Sign in" button, errors said plainly; when the account has a second factor
+ * (202, issue 14) the card turns into the phone step (`SecondFactor`).
  */
 import { useEffect, useState, type FormEvent } from 'react';
+import { authorizationServer, beginSignIn, desktopSignIn, isLeaving, systemBrowserShell, takeCallbackError } from './oidc';
+import { tokens } from '../api/tokens';
 import { authConfig, login, signInMessage } from '../api/auth';
 import { useApp } from '../store';
 import type { AuthConfigView, LoginChallengeAnswer } from '../api/types';
 import { useAction } from '../app/use-action';
 import { SecondFactor } from './SecondFactor';
 
+/** The start screen: IdP sign-in when served, else the password form. */
 export function SignIn() {
+  const [idp, setIdp] = useState<'checking' | 'yes' | 'no'>('checking');
+  const [problem, setProblem] = useState<string | null>(() => takeCallbackError());
+  const leaving = isLeaving();
+  useEffect(() => { void authorizationServer().then((as) => setIdp(as ? 'yes' : 'no')); }, []);
+  useEffect(() => {
+    if (idp !== 'yes' || leaving || problem) return;
+    // The desktop shell signs in in the system browser (RFC 8252 loopback); a browser tab goes to the IdP's page.
+    if (systemBrowserShell()) {
+      desktopSignIn()
+        .then(async (t) => { if (t) { await tokens.accept(t, 'idp'); tokens.signedIn(); } })
+        .catch(() => setProblem('Sign-in in the browser did not finish. Try again.'));
+      return;
+    }
+    beginSignIn().catch(() => setProblem('The sign-in service cannot be reached. Try again shortly.'));
+  }, [idp, leaving, problem]);
+  if (idp === 'no') return <PasswordSignIn />;
+  const go = (): void => { setProblem(null); };
+  return (
+    <div className="signin">
+      <section className="card signin-card" aria-labelledby="signin-title" aria-busy={!problem}>
+        <h1 id="signin-title">Sign in to svc</h1>
+        <p className="muted">Every answer comes with a receipt you can verify.</p>
+        {problem ? <p className="error" role="alert">{problem}</p> : <p className="muted" role="status">{leaving ? 'Signing out…' : systemBrowserShell() ? 'Finish signing in in your browser…' : 'Opening the sign-in page…'}</p>}
+        {problem && <button type="button" className="primary" onClick={go}>Sign in</button>}
+      </section>
+    </div>
+  );
+}
+
+/** The password form of servers without the embedded IdP (`POST /v1/auth/login`). */
+function PasswordSignIn() {
   const reason = useApp((s) => s.signOutReason);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

@@ -55,15 +55,5 @@ export function secondsUntil(iso: string | null | undefined, now: number): numbe
   return Number.isFinite(t) ? Math.max(0, Math.ceil((t - now) / 1000)) : null;
 }
 
-/** `m:ss` of a second count. */
-export function clock(seconds: number): string {
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
-
-/** The certificate fingerprint an enrollment URL carries (`#pair?...&fp=`), as upper-case colon pairs; '' when none. */
-export function fingerprintOfEnrollmentUrl(url: string): string {
-  const at = url.indexOf('#pair?');
-  if (at < 0) return '';
-  const fp = (new URLSearchParams(url.slice(at + '#pair?'.length)).get('fp') ?? '').toLowerCase();
-  return /^[0-9a-f]{64}$/.test(fp) ? fp.toUpperCase().match(/../g)!.join(':') : '';
-}
+// The countdown and the fingerprint read the same on the IdP's phone step (auth's contracts).
+export { clock, fingerprintOfEnrollmentUrl } from '../../../services/auth/src/contracts/sign-in-words.js';

@@ -63,6 +63,7 @@ test('registered handlers validate, call the service, and leak nothing on failur
     secrets: { get: async (n) => store.get(n) ?? null, set: async (n, v) => { store.set(n, v); }, delete: async (n) => { store.delete(n); } },
     takeInstallerHandoff: async () => null,
     openExternal: async (u) => { opened.push(u); return true; },
+    signIn: async () => ({ access_token: 'at', refresh_token: 'rt', token_type: 'Bearer', expires_in: 300 }),
   };
   const ipc = fakeIpc();
   const logs: string[] = [];
@@ -73,6 +74,8 @@ test('registered handlers validate, call the service, and leak nothing on failur
   assert.deepEqual(await call(CHANNELS.keychainSet, top(), { name: 'refresh_token', value: 'rt1' }), { ok: true });
   assert.deepEqual(await call(CHANNELS.keychainGet, top(), { name: 'refresh_token' }), { value: 'rt1' });
   assert.equal(((await call(CHANNELS.connectionInfo, top())) as { gatewayUrl: string }).gatewayUrl, 'http://127.0.0.1:8080');
+  assert.equal(((await call(CHANNELS.signIn, top())) as { refresh_token: string }).refresh_token, 'rt');
+  await assert.rejects(call(CHANNELS.signIn, top(), { redirect_uri: 'https://evil.example/' }), /^Error: bad_payload$/);
   await assert.rejects(call(CHANNELS.keychainGet, top('https://evil.example/'), { name: 'refresh_token' }), /^Error: bad_origin$/);
   await assert.rejects(call(CHANNELS.keychainGet, { senderFrame: { url: 'app://svc/', parent: {} } }, { name: 'refresh_token' }), /bad_sender/);
   await assert.rejects(call(CHANNELS.saveFile, top(), { suggestedName: 'a.json', content: '{}' }), (e: Error) => e.message === 'internal_error');

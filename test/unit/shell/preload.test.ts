@@ -14,6 +14,7 @@ test('window.desktop maps each method to its svc: channel and unwraps answers', 
     [CHANNELS.installerHandoff]: { handoff_id: 'h' },
     [CHANNELS.openExternal]: { opened: false },
     [CHANNELS.saveFile]: { path: '/tmp/x.json' },
+    [CHANNELS.signIn]: { access_token: 'at', refresh_token: 'rt', token_type: 'Bearer', expires_in: 300 },
   };
   const b = createBridge({ invoke: async (ch, p) => { calls.push([ch, p]); return answers[ch]; } });
   assert.equal(b.isDesktop, true);
@@ -25,8 +26,9 @@ test('window.desktop maps each method to its svc: channel and unwraps answers', 
   assert.equal(await b.takeInstallerHandoff(), 'h');
   assert.equal(await b.openExternal('https://github.com/'), false);
   assert.deepEqual(await b.saveFile({ suggestedName: 'r.json', content: '{}' }), { path: '/tmp/x.json' });
+  assert.equal((await b.signIn()).refresh_token, 'rt');
   assert.deepEqual(calls.map((c) => c[0]), [
-    CHANNELS.connectionInfo, CHANNELS.keychainGet, CHANNELS.keychainSet, CHANNELS.keychainDelete, CHANNELS.installerHandoff, CHANNELS.openExternal, CHANNELS.saveFile,
+    CHANNELS.connectionInfo, CHANNELS.keychainGet, CHANNELS.keychainSet, CHANNELS.keychainDelete, CHANNELS.installerHandoff, CHANNELS.openExternal, CHANNELS.saveFile, CHANNELS.signIn,
   ]);
   assert.deepEqual(calls[2]![1], { name: 'refresh_token', value: 'v' });
   for (const [ch] of calls) assert.ok(ch.startsWith('svc:'));

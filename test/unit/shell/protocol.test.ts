@@ -21,6 +21,8 @@ test('resolveAppUrl: files, client routes, API, refusals', () => {
   assert.equal((resolveAppUrl('app://svc/chat/01ABC', dir) as { path: string }).path, '/r/index.html');
   assert.equal((resolveAppUrl('app://svc/assets/a.js', dir) as { type: string }).type, 'text/javascript; charset=utf-8');
   assert.deepEqual(resolveAppUrl('app://svc/v1/receipts?limit=5', dir), { kind: 'api', pathAndQuery: '/v1/receipts?limit=5' });
+  assert.deepEqual(resolveAppUrl('app://svc/idp/realms/svc/protocol/openid-connect/token', dir), { kind: 'api', pathAndQuery: '/idp/realms/svc/protocol/openid-connect/token' });
+  assert.equal(resolveAppUrl('app://svc/idpx/a.js', dir).kind, 'file');
   assert.deepEqual(resolveAppUrl('app://other/', dir), { kind: 'refused', status: 403 });
   assert.deepEqual(resolveAppUrl('https://svc/', dir), { kind: 'refused', status: 403 });
   // The URL parser already folds dot segments; an encoded slash is decoded after it and confined here.
