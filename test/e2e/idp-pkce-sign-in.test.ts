@@ -76,8 +76,9 @@ test('a user signs in through the IdP page with PKCE S256; a wrong password is r
   assert.equal(seen.callbacks.length, 1);
   assert.equal(seen.callbacks[0]!.searchParams.get('state'), first.searchParams.get('state'));
   assert.equal(new URL(page.url()).pathname, '/', 'the callback leaves the address bar');
+  for (let i = 0; i < 50 && seen.tokens.length === 0; i++) await page.waitForTimeout(100);
   const bundle = seen.tokens[0]!;
-  assert.equal(typeof bundle.access_token, 'string');
+  assert.equal(typeof bundle?.access_token, 'string');
   assert.equal(typeof bundle.refresh_token, 'string');
   const claims = decodeJwt(bundle.access_token as string);
   assert.equal(claims.iss, `${new URL(stack.url).origin}/idp/realms/svc`);
@@ -138,6 +139,9 @@ test('a user with a paired phone gets number matching inside the interaction; no
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   await page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
   assert.equal(seen.callbacks.length, 1);
-  assert.equal(decodeJwt(seen.tokens[0]!.access_token as string).iss, `${new URL(stack.url).origin}/idp/realms/svc`);
+  // The token response's body is read asynchronously by the watcher: wait for it, briefly.
+  for (let i = 0; i < 50 && seen.tokens.length === 0; i++) await page.waitForTimeout(100);
+  assert.ok(seen.tokens[0], 'the token response after the approval was seen');
+  assert.equal(decodeJwt(seen.tokens[0].access_token as string).iss, `${new URL(stack.url).origin}/idp/realms/svc`);
   assert.deepEqual(errors, []);
 });

@@ -144,11 +144,15 @@ test('a profile naming agents gates the agent a chat runs (403 agent_not_allowed
       method: 'POST', headers: { ...withGroups(groups), 'content-type': 'application/json' },
       body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], ...(agentId ? { agent_id: agentId } : {}) }),
     });
-    const refused = await chatAs(['Night'], 'contracts-reviewer');
+    // Issue 17 item 1: a chat's agent must exist in the catalog (404 otherwise), so the user makes one first.
+    const made = await fetch(`${h.url}/v1/agents`, { method: 'POST', headers: { ...withGroups([]), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Contracts reviewer' }) });
+    assert.equal(made.status, 201);
+    const reviewer = ((await made.json()) as { id: string }).id;
+    const refused = await chatAs(['Night'], reviewer);
     assert.equal(refused.status, 403);
     assert.equal(((await refused.json()) as { code: string }).code, 'agent_not_allowed');
     assert.equal((await chatAs(['Night'])).status, 200, 'the default agent is opened by the profile');
-    assert.equal((await chatAs(['Finance'], 'contracts-reviewer')).status, 200, 'Finance names no agents: not restricted');
+    assert.equal((await chatAs(['Finance'], reviewer)).status, 200, 'Finance names no agents: not restricted');
   } finally {
     for (const p of [night, finance]) await h.call('DELETE', `/v1/admin/roles/profiles/${(p.body as { id: string }).id}`, undefined, ADMIN);
   }

@@ -55,6 +55,20 @@ import { SecretVault } from './domain/secrets.js';
 import { profileRoutes, profileTimezoneSeed } from './routes/profile.js';
 import { secretRoutes } from './routes/secrets.js';
 import { openDataKeyring } from './store/secret-key.js';
+import { AgentCatalog } from './domain/agents/catalog.js';
+import { SkillLibrary } from './domain/skills/library.js';
+import { loadSkillTool } from './domain/skills/load-tool.js';
+import { agentRoutes } from './routes/agents.js';
+import { skillRoutes } from './routes/skills.js';
+import { createOutboundAgent } from '../../shared/http/outbound-agent.js';
+import { workstationEndpoints } from '../../shared/http/outbound.js';
+import { sdkConnector } from './clients/mcp.js';
+import { McpCatalog } from './domain/mcp/catalog.js';
+import { McpConnections } from './domain/mcp/connections.js';
+import type { ToolGate } from './domain/tool-policy.js';
+import { mcpRoutes } from './routes/mcp.js';
+import { Plugins } from './domain/mcp/plugins.js';
+import { pluginRoutes } from './routes/mcp-plugins.js';
 
 /** How often plug-in sources are probed once the first seconds are over, ms. */
 const PLUGIN_PROBE_MS = 30_000;
@@ -92,8 +106,23 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     }, hooks.pluginProbeMs ?? PLUGIN_PROBE_MS));
 
     const permissionProfiles = new PermissionProfiles(store.permissionProfiles, cfg.groupRoleMap ?? null);
+    // MCP servers (issue 17 item 3): URLs pass the outbound guard at registration and at connect.
+    const mcpPolicy = { own: workstationEndpoints(cfg) };
+    const mcpDispatcher = createOutboundAgent(mcpPolicy);
+    let mcp: McpConnections | null = null;
+    const mcpCatalog = new McpCatalog({ store: store.mcpServers, policy: mcpPolicy, listener: { changed: (r) => mcp?.listener.changed(r), removed: (r) => mcp?.listener.removed(r) } });
+    const plugins = new Plugins({ rules: store.pluginRules, registry: tools, servers: store.mcpServers });
+    const toolGate = (t: string, who: { userId?: string; id?: string; roles?: readonly string[]; groups?: readonly string[] }): ToolGate | null => {
+      const base = permissionProfiles.toolGate(t, who as Parameters<PermissionProfiles['toolGate']>[1]);
+      const uid = who.userId ?? who.id;
+      // Plugins (issue 17 item 4): a tool group the caller may not see is never offered nor run.
+      const plugin = plugins.gate(t, who);
+      const own = mcp && uid ? mcp.gate(t, uid) : null;
+      if (!own && !plugin) return base;
+      return (tool) => (own ? own(tool) : true) && (plugin ? plugin(tool) : true) && (base ? base(tool) : true);
+    };
     const policies = new ToolPolicies({
-      base: cfg.toolPolicy, store: store.policies, tools, defaultAgentId: cfg.defaultAgentId, toolGate: (t, who) => permissionProfiles.toolGate(t, who),
+      base: cfg.toolPolicy, store: store.policies, tools, defaultAgentId: cfg.defaultAgentId, toolGate,
     });
     const notifications = openNotifications(cfg, store.notifications, logger);
     const approvals = new ApprovalCenter(notifications.approvals(store.approvals));
@@ -113,17 +142,24 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     });
     ctx.onClose(() => curator.close());
     const vault = new SecretVault({ store: store.secrets, log: logger, openKeyring: () => openDataKeyring(cfg.dataDir, { mode: cfg.secretStore, log: logger }) });
+    mcp = new McpConnections({ store: store.mcpServers, catalog: mcpCatalog, registry: tools, connect: sdkConnector(mcpPolicy, mcpDispatcher), resolveSecret: (t, u, n) => vault.resolve(t, u, n), log: logger });
+    const mcpConnections = mcp;
+    ctx.onClose(async () => { await mcpConnections.closeAll(); await mcpDispatcher.close(); });
+    ctx.background('mcp-servers', () => { void mcpConnections.warmAll(); });
     const workspace = workspaceSurfaces({
       settings: cfg, records: store.contextRecords, sessions: store.sessions, approvals, log: logger,
       peers: new HttpOverviewPeers({ router: cfg.serviceUrls['inference-router'], knowledge: cfg.serviceUrls.knowledge, auth: cfg.serviceUrls.auth }),
     });
+    // Agents and skills (issue 17 items 1, 2): the catalog a chat's agent_id resolves in; skills offered by name, loaded by `load_skill`.
+    const agents = new AgentCatalog({ store: store.agents, defaultAgentId: cfg.defaultAgentId });
+    const skills = new SkillLibrary(store.skills);
     const engine = new TrackedChatEngine(turnTracker, {
       settings: cfg, sessions: store.sessions, conversations, model, guardrail, context, audit, events, tools, approvals,
-      policyRules: (tenantId) => policies.rules(tenantId), toolGate: (t, who) => permissionProfiles.toolGate(t, who),
+      policyRules: (tenantId) => policies.rules(tenantId), toolGate,
       agentGate: (t, who) => permissionProfiles.agentGate(t, who), serviceUrls: cfg.serviceUrls,
       serviceCall: (headers, signal) => serviceCaller(cfg.serviceUrls, headers, signal), log: logger,
       attachments: new AttachmentClient(cfg.serviceUrls.knowledge, cfg.serviceUrls.sandbox), contextRecords: workspace.contextRecords,
-      profile: profiles,
+      profile: profiles, agents, skills: { offered: (t, u) => skills.offered(t, u), byName: (t, u, n) => skills.byName(t, u, n), tool: loadSkillTool(skills) },
     }, { afterTurn: (p, o) => { sessions.titleAfterFirstTurn(p, o); curator.afterTurn(p, o); } });
     const replay = new LiveReplay(audit, model, events);
     const conversationRuns = new ConversationRuns({ conversations, store: store.conversations, sessions: store.sessions, active: activeRuns, engine, log: logger });
@@ -156,5 +192,9 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     await ctx.app.register(notificationRoutes, { tenantId, notifications: notifications.inbox, producers: cfg.notificationProducers });
     await ctx.app.register(profileRoutes, { tenantId, profiles });
     await ctx.app.register(secretRoutes, { tenantId, vault });
+    await ctx.app.register(agentRoutes, { tenantId, agents });
+    await ctx.app.register(skillRoutes, { tenantId, skills });
+    await ctx.app.register(mcpRoutes, { tenantId, catalog: mcpCatalog, connections: mcpConnections });
+    await ctx.app.register(pluginRoutes, { tenantId, plugins });
   },
 });

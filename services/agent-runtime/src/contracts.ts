@@ -24,6 +24,8 @@
  * - `GET /v1/user/secrets`, `PUT|DELETE /v1/user/secrets/{name}`; admin `GET /v1/admin/tenant-secrets`, `PUT|DELETE /v1/admin/tenant-secrets/{name}` (contracts/secrets.ts)
  * - `GET /v1/context/turns/{turn_id}`, `GET /v1/context/turns/{turn_id}/trace` (contracts/context.ts; own turns, admins any in the tenant);
  *   `GET /v1/overview`, `GET /v1/user/integrations/status` (contracts/overview.ts; issue 13 items 5, 6)
+ * - `GET|POST /v1/agents`, `GET|PUT|PATCH|DELETE /v1/agents/{id}` (contracts/agents.ts); `GET|POST /v1/skills`,
+ *   `GET|PUT|DELETE /v1/skills/{id}`, `GET /v1/skills/{id}/versions` (contracts/skills.ts; issue 17 items 1, 2)
  */
 export * from './contracts/atoms.js';
 export * from './contracts/settings.js';
@@ -43,3 +45,6 @@ export * from './contracts/conversations.js';
 export * from './contracts/notifications.js';
 export * from './contracts/profile.js';
 export * from './contracts/secrets.js';
+export * from './contracts/agents.js';
+export * from './contracts/skills.js';
+export * from './contracts/mcp.js';

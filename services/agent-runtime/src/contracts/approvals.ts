@@ -20,6 +20,8 @@ export const ApprovalViewSchema = Type.Object({
   call_id: Type.String(),
   /** The model's arguments (any JSON). */
   arguments: Type.Unknown(),
+  /** The MCP server of the tool, on `approval_required` (issue 17 item 3). */
+  server: Type.Optional(Type.Object({ id: Type.String(), name: Type.String(), tool: Type.String() })),
   status: StringEnum(APPROVAL_STATUSES),
   reason: OrNull(Type.String()),
   created_at: Timestamp,

@@ -85,9 +85,15 @@ export const ContentPartSchema = Type.Unsafe<ChatContentPart>({
   ],
 });
 
-/** One input message (spec "Chat request and response"). */
+/**
+ * One input message (spec "Chat request and response"). Role `tool` (issue 17 item 5) answers a
+ * client tool call the previous turn of the session handed back: it names the call in
+ * `tool_call_id` and is accepted only on an existing session, after which the model goes on.
+ */
 export const ChatMessageInputSchema = Type.Object({
-  role: StringEnum(['system', 'user', 'assistant'] as const),
+  role: StringEnum(['system', 'user', 'assistant', 'tool'] as const),
+  /** With role `tool`: the id of the handed-back call this result answers. */
+  tool_call_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   // One schema with two types, not `anyOf`: under the shared validator's `coerceTypes: 'array'` an
   // `anyOf` string branch coerced a one-part array to its element and refused it before the array
   // branch saw it (`[{type: "text", text}]` answered 400).
@@ -97,6 +103,24 @@ export const ChatMessageInputSchema = Type.Object({
 });
 /** One input message. */
 export type ChatMessageInput = Static<typeof ChatMessageInputSchema>;
+
+/** Most client tools in one chat request (issue 17 item 5). */
+export const MAX_CLIENT_TOOLS = 64;
+
+/**
+ * A tool the client declares and runs itself (AG-UI frontend tools, issue 17 item 5): offered to the
+ * model beside the runtime's tools (a registered tool of the same name wins); a call to it ends the
+ * turn with the call handed back (`tool_call` event, trace status `handed_back`), and the client
+ * answers it in the session's next turn with a `tool` message.
+ */
+export const ClientToolSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+  description: Type.Optional(Type.String({ maxLength: 4096 })),
+  /** JSON Schema of the arguments (an object schema). */
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+/** A client-declared tool. */
+export type ClientTool = Static<typeof ClientToolSchema>;
 
 /**
  * Body of `POST /v1/chat` and `/v1/chat/stream`. `tenant_id` and `user_id` are ignored: the
@@ -112,6 +136,8 @@ export const ChatRequestSchema = Type.Object({
   conversation_id: Type.Optional(Id),
   conversation: Type.Optional(Type.Boolean()),
   agent_id: Type.Optional(AgentId),
+  /** Tools the client runs itself (issue 17 item 5). */
+  client_tools: Type.Optional(Type.Array(ClientToolSchema, { maxItems: MAX_CLIENT_TOOLS })),
   tenant_id: Type.Optional(Type.String({ maxLength: 256 })),
   user_id: Type.Optional(Type.String({ maxLength: 256 })),
 });

@@ -9,9 +9,12 @@
  * event instead. `client_closed` (499) is what a JSON chat whose client went away ends with.
  */
 import type { CommonErrorCode, ErrorTable } from '../../../shared/kit/domain-error.js';
+import { MCP_ERRORS } from './mcp.js';
 
 /** Code -> HTTP status. */
 export const AGENT_RUNTIME_ERRORS = {
+  /** MCP servers (issue 17 item 3; contracts/mcp.ts). */
+  ...MCP_ERRORS,
   session_not_found: 404,
   folder_not_found: 404,
   message_not_found: 404,
@@ -67,6 +70,12 @@ export const AGENT_RUNTIME_ERRORS = {
   secret_store_unavailable: 503,
   /** A context record that does not exist, or another user's turn for a caller without the admin role (issue 13 item 5). */
   context_not_found: 404,
+  /** An agent that does not exist, or another user's personal agent (issue 17 item 1): to read, edit or use in a chat. */
+  agent_not_found: 404,
+  /** A skill that does not exist, or another user's personal skill (issue 17 item 2). */
+  skill_not_found: 404,
+  /** A skill name already used in the same scope (per owner for personal skills). */
+  skill_name_taken: 409,
 } as const satisfies ErrorTable;
 
 /** A code of `AGENT_RUNTIME_ERRORS`, or a common one. */

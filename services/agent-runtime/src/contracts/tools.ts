@@ -113,6 +113,11 @@ export interface ToolOutput {
   artifacts?: Array<Record<string, unknown>>;
   /** Files the call produced (at most `MAX_TOOL_FILES`, each at most `MAX_TOOL_FILE_BYTES`; more are dropped). */
   files?: ToolFile[];
+  /**
+   * Fields the runtime adds to the call's `tool_returned` turn event, so the sealed receipt commits
+   * to them (issue 17 item 2: `load_skill` commits `skill_loaded {skill_id, name, version, sha256}`).
+   */
+  commit?: Record<string, unknown>;
 }
 
 /** A tool's answer: plain text, or a `ToolOutput`. */
@@ -126,6 +131,8 @@ export interface AgentTool {
   definition: ToolDefinition;
   /** Policy when no rule names the tool (default `auto`). */
   policy?: ToolPolicy;
+  /** The MCP server that offers the tool (issue 17 item 3): shown with the arguments in its approval. */
+  mcp?: { server_id: string; server_name: string; tool: string };
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> | ToolResult;
 }
 

@@ -21,9 +21,17 @@ import { SqliteUserProfileStore } from './profile.js';
 import { SqliteSecretStore } from './secrets.js';
 import type { ContextRecordStore } from '../domain/context/ports.js';
 import { SqliteContextRecordStore } from './context.js';
+import type { McpServerStore } from '../domain/mcp/ports.js';
+import { SqliteMcpServerStore } from './mcp.js';
+import type { PluginRuleStore } from '../domain/mcp/plugins.js';
+import { SqlitePluginRuleStore } from './mcp-plugins.js';
+import type { AgentStore } from '../domain/agents/ports.js';
+import type { SkillStore } from '../domain/skills/ports.js';
+import { SqliteAgentStore } from './agents.js';
+import { SqliteSkillStore } from './skills.js';
 
 /** The runtime's stores over one open database, plus `tx`, `isOpen` and `close`. */
-export type RuntimeStore = Store<{ sessions: SessionStore; folders: FolderStore; approvals: ApprovalStore; policies: PolicyStore; conversations: ConversationStore; notifications: NotificationStore; permissionProfiles: ProfileStore; turnStats: TurnStatsStore; userProfiles: UserProfileStore; secrets: SecretStore; contextRecords: ContextRecordStore }>;
+export type RuntimeStore = Store<{ sessions: SessionStore; folders: FolderStore; approvals: ApprovalStore; policies: PolicyStore; conversations: ConversationStore; notifications: NotificationStore; permissionProfiles: ProfileStore; turnStats: TurnStatsStore; userProfiles: UserProfileStore; secrets: SecretStore; contextRecords: ContextRecordStore; agents: AgentStore; skills: SkillStore; mcpServers: McpServerStore; pluginRules: PluginRuleStore }>;
 
 /**
  * Open (and migrate) the runtime's database.
@@ -38,5 +46,7 @@ export function openRuntimeStore(cfg: { dbDir: string; migrationsDir: string }):
     notifications: new SqliteNotificationStore(db),
     userProfiles: new SqliteUserProfileStore(db), secrets: new SqliteSecretStore(db),
     contextRecords: new SqliteContextRecordStore(db),
+    mcpServers: new SqliteMcpServerStore(db), pluginRules: new SqlitePluginRuleStore(db),
+    agents: new SqliteAgentStore(db), skills: new SqliteSkillStore(db),
   }));
 }

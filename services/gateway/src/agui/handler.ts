@@ -16,14 +16,24 @@
  *
  * `threadId` is the session id (from the request, or the runtime's `session_created`); `runId` is
  * the turn id (`X-Svc-Turn-Id`), so a client finds the receipt of the run.
+ *
+ * Issue 17 item 5: the body may also be AG-UI's own `RunAgentInput` (run-input.ts): a malformed one
+ * answers 400 `{error, code: invalid_request}` before anything is sent upstream; a valid one is
+ * mapped to the chat body (threadId -> session, retried as a new session when the runtime does not
+ * know it). Such a run ends on a tool approval with an AG-UI interrupt and is resumed by a
+ * RunAgentInput whose `resume` answers it (interrupts.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_UNAVAILABLE_BODY } from '../contracts.js';
 import { SseParser } from './sse.js';
 import { AguiSchemaError, AguiTranslator, aguiRecord, type AguiEvent } from './translate.js';
+import { chatBodyOf, readRunInput, resumeDecisions } from './run-input.js';
+import { dropRun, findPaused, pauseRun, pauseTtl, type RunSource } from './interrupts.js';
+import type { RunAgentInput } from '@ag-ui/core';
+import type { TurnSeal } from '../plugins/admission-steps.js';
 
 /** The runtime's answer as `forwardToRuntime` returns it. */
 export interface UpstreamStream {
@@ -38,6 +48,33 @@ export interface UpstreamStream {
  * @throws when the runtime cannot be reached (the handler answers 502).
  */
 export type ForwardToRuntime = (body?: Buffer) => Promise<UpstreamStream>;
+
+/** A decision answer of the runtime's approvals API. */
+export interface DecisionAnswer { statusCode: number; body: Buffer }
+
+/** What the handler needs beyond the stream (issue 17 item 5). */
+export interface AguiHandlerOptions {
+  /**
+   * Decide an approval as the caller (`POST /v1/user/approvals/{id}/approve|reject` of the runtime);
+   * absent = resuming an interrupt is refused (404 `interrupt_not_found`).
+   */
+  decideApproval?(approvalId: string, approve: boolean, reason?: string): Promise<DecisionAnswer>;
+  /** The caller (`<tenant>/<user id>`): a paused run is resumed only by who ran it. */
+  caller?: string | null;
+}
+
+/** A thread id the runtime could know as a session id (its id pattern). */
+const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+async function collect(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of body) chunks.push(typeof c === 'string' ? Buffer.from(c) : c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function codeOf(body: Buffer): string | undefined {
+  try { return (JSON.parse(body.toString('utf8')) as { code?: string }).code; } catch { return undefined; }
+}
 
 function header(h: UpstreamStream['headers'], name: string): string | undefined {
   const v = h[name];
@@ -60,10 +97,25 @@ export function sessionIdOf(body: unknown): string | null {
  * Serve one AG-UI stream. Resolves once the answer is started (the stream then runs on its own);
  * the gateway route returns `reply` after awaiting it.
  */
-export async function aguiStreamHandler(req: FastifyRequest, reply: FastifyReply, forwardToRuntime: ForwardToRuntime): Promise<void> {
+export async function aguiStreamHandler(req: FastifyRequest, reply: FastifyReply, forwardToRuntime: ForwardToRuntime, opts: AguiHandlerOptions = {}): Promise<void> {
+  const read = readRunInput(req.body);
+  if (read.kind === 'invalid') {
+    await reply.code(400).type('application/json').send({ error: read.message, code: 'invalid_request' });
+    return;
+  }
+  if (read.kind === 'input' && read.input.resume?.length) { await resumeRun(req, reply, read.input, opts); return; }
   let upstream: UpstreamStream;
+  let threadId = read.kind === 'input' ? null : sessionIdOf(req.body);
   try {
-    upstream = await forwardToRuntime();
+    if (read.kind === 'input') {
+      const withSession = SESSION_ID.test(read.input.threadId);
+      upstream = await forwardToRuntime(Buffer.from(JSON.stringify(chatBodyOf(read.input, withSession))));
+      if (withSession && upstream.statusCode === 404) {
+        const refused = await collect(upstream.body);
+        if (codeOf(refused) === 'session_not_found') upstream = await forwardToRuntime(Buffer.from(JSON.stringify(chatBodyOf(read.input, false))));
+        else upstream = { ...upstream, body: Readable.from([refused]) };
+      } else if (withSession) threadId = read.input.threadId;
+    } else upstream = await forwardToRuntime();
   } catch (err) {
     req.log.warn({ err: (err as Error).message }, 'agent runtime unavailable for the AG-UI stream');
     await reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
@@ -72,17 +124,56 @@ export async function aguiStreamHandler(req: FastifyRequest, reply: FastifyReply
   const type = header(upstream.headers, 'content-type') ?? '';
   if (upstream.statusCode !== 200 || !type.includes('text/event-stream')) {
     // Refused before streaming: pass the runtime's status and error body through.
-    const chunks: Buffer[] = [];
-    for await (const c of upstream.body) chunks.push(typeof c === 'string' ? Buffer.from(c) : c as Buffer);
+    const refused = await collect(upstream.body);
     await reply.code(upstream.statusCode === 200 ? 502 : upstream.statusCode).type(type || 'application/json')
-      .send(upstream.statusCode === 200 ? SERVICE_UNAVAILABLE_BODY : Buffer.concat(chunks));
+      .send(upstream.statusCode === 200 ? SERVICE_UNAVAILABLE_BODY : refused);
     return;
   }
   const turnId = header(upstream.headers, 'x-svc-turn-id') ?? (reply.getHeader('x-svc-turn-id') as string | undefined) ?? randomUUID();
-  const translator = new AguiTranslator({ runId: turnId, threadId: sessionIdOf(req.body) });
-  const parser = new SseParser();
+  upstream.body.setEncoding('utf8');
+  const src: RunSource = { body: upstream.body, it: upstream.body[Symbol.asyncIterator]() as AsyncIterator<string>, parser: new SseParser(), pending: [] };
+  streamRun(req, reply, src, new AguiTranslator({ runId: turnId, threadId, interrupts: read.kind === 'input' }), turnId, opts.caller ?? null);
+}
+
+/**
+ * Resume a run paused on interrupts: decide each approval as the caller, then stream the rest of
+ * the paused turn. Answers 404 `interrupt_not_found` when no paused run waits on the entries, and a
+ * decision's refusal (404 `approval_not_found`, ...) as the runtime answered it, before RUN_STARTED.
+ */
+async function resumeRun(req: FastifyRequest, reply: FastifyReply, input: RunAgentInput, opts: AguiHandlerOptions): Promise<void> {
+  const decisions = resumeDecisions(input);
+  const run = findPaused(decisions.map((d) => d.approvalId), opts.caller ?? null);
+  if (!run || !opts.decideApproval) {
+    await reply.code(404).type('application/json').send({ error: 'no paused run waits on these interrupts', code: 'interrupt_not_found' });
+    return;
+  }
+  for (const d of decisions) {
+    let ans: DecisionAnswer;
+    try {
+      ans = await opts.decideApproval(d.approvalId, d.approve, d.reason);
+    } catch (err) {
+      req.log.warn({ err: (err as Error).message }, 'agent runtime unavailable for an approval decision');
+      await reply.code(502).type('application/json').send(SERVICE_UNAVAILABLE_BODY);
+      return;
+    }
+    // 409: decided already (e.g. from the approvals page): the paused turn went on; stream it.
+    if (ans.statusCode >= 300 && ans.statusCode !== 409) { await reply.code(ans.statusCode).type('application/json').send(ans.body); return; }
+  }
+  if (!dropRun(run)) {
+    await reply.code(404).type('application/json').send({ error: 'no paused run waits on these interrupts', code: 'interrupt_not_found' });
+    return;
+  }
+  streamRun(req, reply, run.src, new AguiTranslator({ runId: run.turnId, threadId: run.threadId, interrupts: true }), run.turnId, run.owner, run.seal);
+}
+
+/** Answer 200 and translate `src` into the reply; a run ending on an interrupt is paused, its upstream kept. */
+function streamRun(
+  req: FastifyRequest, reply: FastifyReply, src: RunSource, translator: AguiTranslator, turnId: string, owner: string | null, seal: TurnSeal | null = null,
+): void {
   const out = new PassThrough();
-  out.on('close', () => { if (!upstream.body.destroyed) upstream.body.destroy(); });
+  let paused = false;
+  let broke = false;
+  out.on('close', () => { if (!paused && !src.body.destroyed) src.body.destroy(); });
   void reply.code(200).headers({
     'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'x-svc-turn-id': turnId,
   }).send(out);
@@ -104,20 +195,31 @@ export async function aguiStreamHandler(req: FastifyRequest, reply: FastifyReply
   };
   void (async () => {
     try {
-      upstream.body.setEncoding('utf8');
-      for await (const chunk of upstream.body) {
-        for (const rec of parser.push(chunk as string)) await write(translate(() => translator.push(rec)));
-        if (translator.done) break;
+      while (src.pending.length && !translator.done) await write(translate(() => translator.push(src.pending.shift()!)));
+      while (!translator.done) {
+        const next = await src.it.next();
+        if (next.done) break;
+        const recs = src.parser.push(next.value);
+        while (recs.length && !translator.done) await write(translate(() => translator.push(recs.shift()!)));
+        src.pending = recs;
       }
-      if (!translator.done) for (const rec of parser.end()) await write(translate(() => translator.push(rec)));
+      if (!translator.done) for (const rec of src.parser.end()) await write(translate(() => translator.push(rec)));
       await write(translate(() => translator.end()));
+      if (translator.interrupted.length && !out.destroyed && !src.body.destroyed) {
+        paused = true;
+        // The turn goes on after the resume: its terminal event waits for the continuation's end.
+        pauseRun(src, turnId, translator.thread, translator.interrupted, owner, seal ?? req.gw?.deferTerminal() ?? null, pauseTtl(translator.interruptExpiries));
+      }
     } catch (err) {
+      broke = true;
       if (!out.destroyed) {
         req.log.warn({ err: (err as Error).message }, 'AG-UI upstream stream broke');
         await write(translate(() => translator.fail('the upstream stream broke', 'backend_unavailable'))).catch(() => undefined);
       }
     } finally {
-      if (!upstream.body.destroyed) upstream.body.destroy();
+      if (!paused && !src.body.destroyed) src.body.destroy();
+      // A resumed run ends the paused turn here (its own request's turn ends as usual).
+      if (!paused) seal?.(200, broke || out.destroyed);
       out.end();
     }
   })();

@@ -17,6 +17,12 @@
  * | session_created, approval_required, artifact, trace_update, blocked, retract, user_redaction, mcp_failures, others | `CUSTOM {name: <event>, value: <payload>}` (retract and approval_required also close the open text message) |
  *
  * The upstream ending without `done`/`error` ends the run with `RUN_ERROR {code: stream_incomplete}`.
+ *
+ * Issue 17 item 5: tool calls without a `tool_result` in the run (calls to client tools, handed back)
+ * are named in RUN_FINISHED's `outcome.pendingToolCallIds`. With `interrupts` (the request was a
+ * RunAgentInput), `approval_required` ends the run after its CUSTOM event with `RUN_FINISHED
+ * {outcome: {type: interrupt, interrupts: [{id: <approval id>, reason: tool_approval, toolCallId,
+ * message, expiresAt, metadata: {tool, arguments, server?}}]}}`; `interrupted` then holds the ids.
  */
 import { randomUUID } from 'node:crypto';
 import { EventType } from '@ag-ui/core';
@@ -34,6 +40,8 @@ export interface TranslatorOptions {
   threadId?: string | null;
   /** Id source for messages and tool calls (default random UUIDs). */
   newId?: () => string;
+  /** End the run with an AG-UI interrupt on `approval_required` (issue 17 item 5). */
+  interrupts?: boolean;
 }
 
 /** An event that failed the @ag-ui/core schema (a translator bug; the run ends with RUN_ERROR). */
@@ -52,15 +60,29 @@ export class AguiTranslator {
   private textId: string | null = null;
   private reasoningId: string | null = null;
   private readonly toolIds = new Map<string, string>();
+  private readonly pendingCalls: string[] = [];
+  private readonly interrupts: boolean;
+  private interruptIds: string[] = [];
+  private interruptExpiry: Array<string | undefined> = [];
 
   constructor(opts: TranslatorOptions) {
     this.runId = opts.runId;
     this.threadId = opts.threadId ?? null;
     this.newId = opts.newId ?? randomUUID;
+    this.interrupts = opts.interrupts === true;
   }
 
   /** Whether RUN_FINISHED or RUN_ERROR went out. */
   get done(): boolean { return this.finished; }
+
+  /** The approval ids the run ended on with an interrupt (empty unless it did). */
+  get interrupted(): readonly string[] { return this.interruptIds; }
+
+  /** When each interrupt of `interrupted` expires (ISO time, when the approval named one). */
+  get interruptExpiries(): ReadonlyArray<string | undefined> { return this.interruptExpiry; }
+
+  /** The thread id the run reported (session id), null before it is known. */
+  get thread(): string | null { return this.threadId; }
 
   /**
    * Translate one upstream record.
@@ -106,6 +128,7 @@ export class AguiTranslator {
         const name = str(data.tool) ?? 'unknown';
         const id = str(data.call_id) ?? this.newId();
         this.toolIds.set(str(data.call_id) ?? `name:${name}`, id);
+        this.pendingCalls.push(id);
         out.push({ type: EventType.TOOL_CALL_START, toolCallId: id, toolCallName: name, ...(parent ? { parentMessageId: parent } : {}) });
         const args = data.arguments === undefined ? '' : typeof data.arguments === 'string' ? data.arguments : JSON.stringify(data.arguments);
         if (args) out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: id, delta: args });
@@ -118,12 +141,15 @@ export class AguiTranslator {
         const name = str(data.tool) ?? 'unknown';
         const id = this.toolIds.get(str(data.call_id) ?? `name:${name}`) ?? str(data.call_id) ?? this.newId();
         const content = typeof data.result === 'string' ? data.result : JSON.stringify(data.result ?? null);
+        const at = this.pendingCalls.indexOf(id);
+        if (at >= 0) this.pendingCalls.splice(at, 1);
         out.push({ type: EventType.TOOL_CALL_RESULT, messageId: this.newId(), toolCallId: id, content, role: 'tool' });
         break;
       }
       case 'done': {
         this.closeAll(out);
-        out.push({ type: EventType.RUN_FINISHED, threadId: this.threadId ?? this.runId, runId: this.runId, result: rec.data ?? {}, outcome: { type: 'success' } });
+        const pending = this.pendingCalls.length ? { pendingToolCallIds: [...this.pendingCalls] } : {};
+        out.push({ type: EventType.RUN_FINISHED, threadId: this.threadId ?? this.runId, runId: this.runId, result: rec.data ?? {}, outcome: { type: 'success', ...pending } });
         this.finished = true;
         break;
       }
@@ -136,6 +162,7 @@ export class AguiTranslator {
       case 'approval_required':
         this.closeAll(out);
         out.push({ type: EventType.CUSTOM, name: rec.event, value: rec.data ?? {} });
+        if (rec.event === 'approval_required' && this.interrupts) this.interrupt(out, data);
         break;
       default:
         out.push({ type: EventType.CUSTOM, name: rec.event, value: rec.data ?? {} });
@@ -156,6 +183,24 @@ export class AguiTranslator {
     this.closeAll(out);
     out.push(this.runError(message, code));
     return checked(out);
+  }
+
+  /** End the run with an interrupt per pending approval (issue 17 item 5). */
+  private interrupt(out: AguiEvent[], data: Record<string, unknown>): void {
+    const approvals = Array.isArray(data.approvals) ? data.approvals.map(obj).filter((a) => str(a.id)) : [];
+    if (approvals.length === 0) return;
+    const interrupts = approvals.map((a) => ({
+      id: str(a.id)!, reason: 'tool_approval', message: `Approve the call of ${str(a.tool) ?? 'a tool'}?`,
+      ...(str(a.call_id) ? { toolCallId: this.toolIds.get(str(a.call_id)!) ?? str(a.call_id) } : {}),
+      ...(str(a.expires_at) ? { expiresAt: str(a.expires_at) } : {}),
+      responseSchema: { type: 'object', properties: { approved: { type: 'boolean' }, reason: { type: 'string' } } },
+      metadata: { tool: a.tool, arguments: a.arguments ?? null, ...(a.server ? { server: a.server } : {}) },
+    }));
+    for (const i of interrupts) { const at = this.pendingCalls.indexOf(i.toolCallId ?? ''); if (at >= 0) this.pendingCalls.splice(at, 1); }
+    out.push({ type: EventType.RUN_FINISHED, threadId: this.threadId ?? this.runId, runId: this.runId, outcome: { type: 'interrupt', interrupts } });
+    this.interruptIds = interrupts.map((i) => i.id);
+    this.interruptExpiry = interrupts.map((i) => i.expiresAt);
+    this.finished = true;
   }
 
   private runStarted(): AguiEvent {

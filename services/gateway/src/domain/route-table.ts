@@ -112,6 +112,19 @@ export const ROUTES: readonly RouteRule[] = [
   { pattern: '/v1/generations/*', target: proxy('observability') },
   { pattern: '/v1/prices', target: proxy('observability') },
   { pattern: '/v1/prices/*', target: proxy('observability') },
+  // Agents and skills (issue 17 items 1, 2; spec "Agent runtime surfaces").
+  { pattern: '/v1/agents', target: proxy('agent-runtime') },
+  { pattern: '/v1/agents/*', target: proxy('agent-runtime') },
+  { pattern: '/v1/skills', target: proxy('agent-runtime') },
+  { pattern: '/v1/skills/*', target: proxy('agent-runtime') },
+  // MCP servers and plugins (issue 17 items 3, 4; spec "Agent runtime surfaces"); bodies under the runtime's own limit.
+  { pattern: '/v1/admin/mcp-servers', target: proxy('agent-runtime') },
+  { pattern: '/v1/admin/mcp-servers/*', target: proxy('agent-runtime') },
+  { pattern: '/v1/user/mcp-servers', target: proxy('agent-runtime') },
+  { pattern: '/v1/user/mcp-servers/*', target: proxy('agent-runtime') },
+  { pattern: '/v1/user/plugins', target: proxy('agent-runtime') },
+  { pattern: '/v1/admin/plugins', target: proxy('agent-runtime') },
+  { pattern: '/v1/admin/plugins/*', target: proxy('agent-runtime') },
   // Reserved gateway patterns with no backing route (spec: Versioning 5).
   { pattern: '/v1/connectors', target: { kind: 'local', handler: 'reserved' } },
   { pattern: '/v1/connectors/*', target: { kind: 'local', handler: 'reserved' } },

@@ -42,12 +42,24 @@ export interface GatewayState {
   identity: StampedIdentity | null;
   /** The turn id, once the turn started. */
   turnId: string | null;
-  /** The turn's terminal event: not yet emitted, due when the streamed answer ends, or emitted. */
-  turnEnd: 'open' | 'streaming' | 'emitted';
+  /**
+   * The turn's terminal event: not yet emitted, due when the streamed answer ends, emitted, or
+   * deferred to a later request that finishes the same turn (an AG-UI run resumed after an interrupt).
+   */
+  turnEnd: 'open' | 'streaming' | 'emitted' | 'deferred';
+  /**
+   * Take the terminal event away from this request (issue 17 item 5): it is no longer emitted when
+   * this answer ends; the returned seal emits it later (`turn_failed` when `incomplete` or a 5xx).
+   * Null when the turn has none due (no turn, or already emitted).
+   */
+  deferTerminal(): TurnSeal | null;
   correlationId: string;
   /** `performance.now()` when the chain began, ms. */
   startedAt: number;
 }
+
+/** Emits a deferred turn's terminal event once (later calls do nothing). */
+export type TurnSeal = (status: number, incomplete: boolean) => void;
 
 /** A rate limiter of `@fastify/rate-limit` (`app.createRateLimit`). */
 export type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -100,6 +112,15 @@ export class AdmissionSteps {
     const state: GatewayState = {
       path: '', rule: null, identity: null, turnId: null, turnEnd: 'open', startedAt: performance.now(),
       correlationId: typeof cid === 'string' && CORRELATION_ID_PATTERN.test(cid) ? cid : randomUUID(),
+      deferTerminal: () => {
+        if (!state.turnId || !state.identity || state.turnEnd === 'emitted' || state.turnEnd === 'deferred') return null;
+        state.turnEnd = 'deferred';
+        return (status, incomplete) => {
+          if (state.turnEnd !== 'deferred') return;
+          state.turnEnd = 'open';
+          this.emitTerminal(state, status, incomplete);
+        };
+      },
     };
     req.gw = state;
     void reply.header(CORRELATION_ID_HEADER, state.correlationId);
@@ -239,7 +260,7 @@ export class AdmissionSteps {
    * per turn, and commit it to the outbox with `turn_started` and whatever else is staged (one write).
    */
   private emitTerminal(st: GatewayState, status: number, incomplete: boolean): void {
-    if (!st.turnId || !st.identity || st.turnEnd === 'emitted') return;
+    if (!st.turnId || !st.identity || st.turnEnd === 'emitted' || st.turnEnd === 'deferred') return;
     st.turnEnd = 'emitted';
     this.events.emit(st.turnId, st.identity.principal.id, incomplete || status >= 500 ? 'turn_failed' : 'turn_sealed', {
       status, duration_ms: Math.round((performance.now() - st.startedAt) * 1000) / 1000,

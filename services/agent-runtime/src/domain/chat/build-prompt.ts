@@ -1,15 +1,16 @@
 /**
- * Step 4 of a turn: the prompt. System prompt, the user's profile (`profile` part) and context first, then the session's history
+ * Step 4 of a turn: the prompt. System prompt, the agent's instructions and the skills offered (issue 17), the user's profile (`profile` part) and context first, then the session's history
  * trimmed to the context budget (oldest first), then this turn's messages; the `vision` role when
  * an image is in it. File parts reach the model as text notes naming their workspace path
  * (attach-files.ts). The stream gets a `trace_update` with what was sent.
  */
 import type { ChatContentPart, ChatMessageInput } from '../../contracts.js';
-import { trimToBudget } from '../history.js';
+import { partsText, trimToBudget } from '../history.js';
 import { modelContent } from './attach-files.js';
 import type { MessageRow, OpenAiMessage } from '../ports.js';
 import type { ChatDeps, Turn } from './turn.js';
 import type { NamedPart } from '../context/journal.js';
+import { skillsPromptPart } from '../skills/load-tool.js';
 
 /**
  * One named system part of the prompt, in prompt order: `system_prompt`, `context` (the prefetched
@@ -26,6 +27,8 @@ export interface Prompt {
   role: string;
   /** The named system parts at the head of `messages`. */
   parts: PromptPart[];
+  /** How many skills the `skills` part offers (issue 17 item 2); 0 = none, and no `load_skill` tool. */
+  skills?: number;
 }
 
 /**
@@ -41,6 +44,8 @@ export function rowsToModelMessages(rows: readonly MessageRow[]): OpenAiMessage[
   const out: OpenAiMessage[] = [];
   for (const r of rows) {
     if (r.trace && r.trace.includes('"excluded":true')) continue;
+    // The empty answer of a turn that handed tool calls back (issue 17 item 5): the results follow the calls.
+    if (r.role === 'assistant' && !r.tool_calls && !r.parts && r.content === '') continue;
     if (r.role === 'tool') { out.push({ role: 'tool', tool_call_id: r.tool_call_id ?? '', content: r.content }); continue; }
     if (r.role === 'assistant' && r.tool_calls) {
       const calls = JSON.parse(r.tool_calls) as Array<{ id: string; name: string; arguments: string }>;
@@ -54,6 +59,7 @@ export function rowsToModelMessages(rows: readonly MessageRow[]): OpenAiMessage[
 }
 
 function inputToModel(m: ChatMessageInput): OpenAiMessage {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: partsText(m.content) };
   return { role: m.role, content: typeof m.content === 'string' ? m.content : modelContent(m.content) };
 }
 
@@ -61,11 +67,17 @@ function inputToModel(m: ChatMessageInput): OpenAiMessage {
  * Build the prompt from the history, this turn's input and the context message, and record the
  * history figures and model role in the trace.
  */
-export function buildPrompt(d: Pick<ChatDeps, 'settings' | 'profile'>, turn: Turn, history: readonly MessageRow[], input: readonly ChatMessageInput[], context: OpenAiMessage | null): Prompt {
+export function buildPrompt(d: Pick<ChatDeps, 'settings' | 'profile' | 'skills'>, turn: Turn, history: readonly MessageRow[], input: readonly ChatMessageInput[], context: OpenAiMessage | null): Prompt {
   const s = d.settings;
   const { trace } = turn;
   const parts: PromptPart[] = [];
   if (s.systemPrompt) parts.push({ name: 'system_prompt', message: { role: 'system', content: s.systemPrompt } });
+  // The agent's instructions (issue 17 item 1), then the skills' names and descriptions (item 2; bodies load with `load_skill`).
+  const agent = turn.p.agent;
+  if (agent?.instructions) parts.push({ name: 'agent_instructions', message: { role: 'system', content: agent.instructions } });
+  const skills = d.skills?.offered(turn.p.who.tenantId, turn.p.who.userId) ?? [];
+  const skillsText = skillsPromptPart(skills);
+  if (skillsText) parts.push({ name: 'skills', message: { role: 'system', content: skillsText } });
   // The user's profile (issue 13 item 2), within AGENT_RUNTIME_PROFILE_BUDGET_TOKENS.
   const profile = d.profile?.contextPart(turn.p.who.tenantId, turn.p.who.userId) ?? null;
   if (profile) parts.push({ name: 'profile', message: { role: 'system', content: profile.text } });
@@ -78,8 +90,8 @@ export function buildPrompt(d: Pick<ChatDeps, 'settings' | 'profile'>, turn: Tur
   turn.journal?.prompted({ parts, history: offered, dropped: trimmed.dropped, input: inputMessages, estimatedTokens: trimmed.estimatedTokens, budgetTokens: budget });
   trace.history = { messages_sent: trimmed.messages.length, messages_trimmed: trimmed.dropped, estimated_tokens: trimmed.estimatedTokens };
   const messages = trimmed.messages;
-  const role = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image_url')) ? 'vision' : 'default';
+  const role = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image_url')) ? 'vision' : agent?.modelRole ?? 'default';
   trace.model_role = role;
   turn.sink('trace_update', { patch: { guardrail: { input: trace.guardrail.input }, context: trace.context, history: trace.history, model_role: role } });
-  return { messages, role, parts };
+  return { messages, role, parts, skills: skills.length };
 }

@@ -9,10 +9,22 @@ import { InferenceError, classifyThrown } from '../inference-errors.js';
 import type { ModelResult, NewMessage, OpenAiMessage } from '../ports.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import { gatedPolicy, resolvePolicy } from '../tool-policy.js';
+import { agentAllows } from '../agents/catalog.js';
 import type { Prompt } from './build-prompt.js';
 import { failTurn } from './deliver.js';
 import { runToolCalls, type ToolRound } from './tool-calls.js';
 import { clientClosed, emitTurnEvent, round, type ChatDeps, type Turn, type TurnOutcome } from './turn.js';
+
+/** Source of the per-turn `load_skill` tool (issue 17 item 2). */
+const SKILLS_SOURCE = 'skills';
+
+/** Rank of a policy, strictest highest. */
+const POLICY_RANK: Record<ToolPolicy, number> = { auto: 0, ask: 1, deny: 2 };
+
+/** The stricter of a tool's policy and an agent's approval floor (issue 17 item 1: `tool_approval`). */
+export function stricterPolicy(p: ToolPolicy, floor: ToolPolicy): ToolPolicy {
+  return POLICY_RANK[floor] > POLICY_RANK[p] ? floor : p;
+}
 
 /** How the loop ended: with the final answer (null when the step limit hit mid-tools) and what to store, or with an outcome. */
 export type LoopEnd = { final: ModelResult | null; persist: NewMessage[] } | { outcome: TurnOutcome };
@@ -42,15 +54,31 @@ export async function modelAndToolLoop(d: ChatDeps, turn: Turn, prompt: Prompt):
   const { messages, role } = prompt;
   const rules = d.policyRules(who.tenantId);
   const gate = d.toolGate?.(who.tenantId, who) ?? null;
-  const policyOf = (t: RegisteredTool): ToolPolicy => gatedPolicy(gate, t.definition.function.name, resolvePolicy(rules, who.tenantId, agentId, t.definition.function.name, t.policy ?? 'auto').policy);
-  const offered = d.tools.list().filter((t) => policyOf(t) !== 'deny');
-  const toolRound: ToolRound = { messages, persist: [], policyOf, streamed: '' };
+  // Issue 17 item 1: the agent's approval floor and tool allow-list; item 2: `load_skill` when skills are offered.
+  const agent = turn.p.agent;
+  const turnTools: RegisteredTool[] = prompt.skills && d.skills ? [{ ...d.skills.tool, source: SKILLS_SOURCE }] : [];
+  const allowed = (t: RegisteredTool): boolean => t.source === SKILLS_SOURCE || !agent
+    || (agentAllows(agent.tools, t.definition.function.name, t.source) && !(agent.memoryScope === 'none' && t.source === 'memory'));
+  const policyOf = (t: RegisteredTool): ToolPolicy => {
+    const p = gatedPolicy(gate, t.definition.function.name, resolvePolicy(rules, who.tenantId, agentId, t.definition.function.name, t.policy ?? 'auto').policy);
+    return t.source === SKILLS_SOURCE ? p : stricterPolicy(p, agent?.toolApproval ?? 'auto');
+  };
+  const offered = [...d.tools.list().filter(allowed), ...turnTools].filter((t) => policyOf(t) !== 'deny');
+  const find = (name: string): RegisteredTool | undefined => {
+    const t = turnTools.find((x) => x.definition.function.name === name) ?? d.tools.get(name);
+    return t && allowed(t) ? t : undefined;
+  };
+  // Issue 17 item 5: tools the client declared (a registered tool of the same name wins).
+  const clientTools = (turn.p.clientTools ?? []).filter((c) => !d.tools.get(c.name));
+  const clientDefs = clientTools.map((c) => ({ type: 'function' as const, function: { name: c.name, description: c.description ?? '', parameters: c.parameters ?? { type: 'object', properties: {} } } }));
+  const toolRound: ToolRound = { messages, persist: [], policyOf, find, streamed: '', clientTools: new Set(clientTools.map((c) => c.name)), handedBack: [] };
   for (let step = 1; step <= s.maxToolSteps; step++) {
     trace.steps = step;
     const tools = step < s.maxToolSteps ? offered : [];
-    const body = { model: role, messages, ...(tools.length ? { tools: d.tools.definitions(tools) } : {}) };
+    const defs = [...d.tools.definitions(tools), ...(step < s.maxToolSteps ? clientDefs : [])];
+    const body = { model: role, messages, ...(defs.length ? { tools: defs } : {}) };
     const promptJson = JSON.stringify(body);
-    emitTurnEvent(d, turn, 'prompt_generated', { step, model_role: role, message_count: messages.length, tools: tools.map((t) => t.definition.function.name), ...(step === 1 ? { summary: promptSummary(messages) } : {}) }, { kind: 'prompt', body: promptJson });
+    emitTurnEvent(d, turn, 'prompt_generated', { step, model_role: role, message_count: messages.length, tools: defs.map((t) => t.function.name), agent_id: agentId, ...(prompt.skills ? { skills_offered: prompt.skills } : {}), ...(step === 1 ? { summary: promptSummary(messages) } : {}) }, { kind: 'prompt', body: promptJson });
     emitTurnEvent(d, turn, 'model_invoked', { step, model: role, stream: true });
     let result: ModelResult;
     const called = performance.now();
@@ -69,6 +97,8 @@ export async function modelAndToolLoop(d: ChatDeps, turn: Turn, prompt: Prompt):
     if (result.toolCalls.length === 0) return { final: result, persist: toolRound.persist };
     const ended = await runToolCalls(d, turn, toolRound, result);
     if (ended) return { outcome: ended };
+    // Calls to client tools end the turn: handed back (the stream's tool_call), answered next turn.
+    if (toolRound.handedBack?.length) return { final: { ...result, content: '' }, persist: toolRound.persist };
   }
   return { final: null, persist: toolRound.persist };
 }

@@ -16,7 +16,7 @@ export function persistInput(d: Pick<ChatDeps, 'sessions'>, turn: Turn, g: Guard
   const now = new Date().toISOString();
   const inputRows: NewMessage[] = g.input.map((m, i) => ({
     id: nextId(), role: m.role, content: partsText(m.content), parts: typeof m.content === 'string' ? null : JSON.stringify(m.content),
-    tool_calls: null, tool_call_id: null, name: null, turn_id: who.turnId,
+    tool_calls: null, tool_call_id: m.tool_call_id ?? null, name: null, turn_id: who.turnId,
     trace: g.excluded !== null && i === g.input.length - 1 ? JSON.stringify({ excluded: true, reason: g.excluded }) : null, receipt: null, created_at: now,
   }));
   turn.userMessageId = inputRows[inputRows.length - 1]!.id;

@@ -20,13 +20,15 @@ export function wantsContext(d: Pick<ChatDeps, 'settings'>, userText: string): b
 export async function prefetchContext(d: Pick<ChatDeps, 'context' | 'guardrail' | 'settings'>, turn: Turn, userText: string): Promise<OpenAiMessage | null> {
   const { who, agentId } = turn.p;
   const noted = turn.journal?.begin('prefetch');
+  // Issue 17 item 1: an agent with memory scope `none` reads no memories.
+  const noMemory = turn.p.agent?.memoryScope === 'none';
   const fetched = await Promise.all([
-    d.context.memories(userText, { tenant_id: who.tenantId, user_id: who.userId, agent_id: agentId }, who.headers),
+    noMemory ? { available: true, snippets: [] } as ContextOutcome : d.context.memories(userText, { tenant_id: who.tenantId, user_id: who.userId, agent_id: agentId }, who.headers),
     d.context.knowledge(userText, who.tenantId, who.headers),
   ]);
   // Issue 16 item 4: every chunk and memory passes the guardrail before the model sees it.
   const [mem, kn] = await Promise.all(fetched.map((o) => guardSnippets(d, turn, o)));
-  turn.trace.context.memories = mem.available ? mem.snippets.length : 'unavailable';
+  turn.trace.context.memories = noMemory ? 'disabled' : mem.available ? mem.snippets.length : 'unavailable';
   turn.trace.context.knowledge = kn.available ? kn.snippets.length : 'unavailable';
   const lines: string[] = [];
   if (mem.available && mem.snippets.length) lines.push('Relevant memories about the user:', ...mem.snippets.map((m) => `- ${m.text}`));

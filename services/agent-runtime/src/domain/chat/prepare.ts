@@ -4,6 +4,7 @@
  * JSON before a stream starts.
  */
 import type { ChatRequest } from '../../contracts.js';
+import { isDomainError } from '../../../../shared/kit/domain-error.js';
 import { invalidField, runtimeError } from '../errors.js';
 import { hasImage, partsText } from '../history.js';
 import { hasFilePart } from './attach-files.js';
@@ -15,20 +16,44 @@ import { nextId, type ChatDeps, type PreparedTurn, type TurnIdentity } from './t
  * Validate `req` for `who` and resolve its session.
  * @throws DomainError `invalid_request` (last message not the user's, empty content), `session_not_found`,
  *   the conversation codes of `ConversationPort.bind` (`conversation_id`, `conversation: true`),
- *   `agent_not_allowed` (403) when the caller's permission profiles do not open the agent (issue 13 item 8).
+ *   `agent_not_allowed` (403) when the caller's permission profiles do not open the agent (issue 13 item 8),
+ *   `agent_not_found` (404) when the named agent is unknown or another user's personal agent (issue 17 item 1).
  */
-export function prepareTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations' | 'agentGate'>, req: ChatRequest, who: TurnIdentity): PreparedTurn {
-  const prepared = resolveTurn(d, req, who);
+export function prepareTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations' | 'agentGate' | 'agents'>, req: ChatRequest, who: TurnIdentity): PreparedTurn {
+  const prepared = withAgent(d, req, who, resolveTurn(d, req, who));
   const gate = d.agentGate?.(who.tenantId, who) ?? null;
   if (gate && !gate(prepared.agentId)) throw runtimeError('agent_not_allowed', `your permission profiles do not open the agent "${prepared.agentId}"`);
-  return prepared;
+  return req.client_tools?.length ? { ...prepared, clientTools: req.client_tools } : prepared;
+}
+
+/**
+ * The turn with its agent's configuration (issue 17 item 1). An agent the request names must be one
+ * the caller may use (404 `agent_not_found`: unknown, or another user's personal agent); a session's
+ * agent that is gone since runs as the default agent. The permission-profile gate runs after, on the
+ * agent that runs.
+ */
+function withAgent(d: Pick<ChatDeps, 'settings' | 'agents' | 'agentGate'>, req: ChatRequest, who: TurnIdentity, p: PreparedTurn): PreparedTurn {
+  if (!d.agents) return p;
+  const gate = d.agentGate?.(who.tenantId, who) ?? null;
+  // A profile that does not open the agent answers 403 whether or not the agent exists (as before the catalog).
+  if (gate && !gate(p.agentId)) return p;
+  try {
+    return { ...p, agent: d.agents.resolve(who.tenantId, who.userId, p.agentId) };
+  } catch (err) {
+    if (req.agent_id !== undefined || !isDomainError(err)) throw err;
+    const agentId = d.settings.defaultAgentId;
+    return { ...p, agentId, agent: d.agents.resolve(who.tenantId, who.userId, agentId) };
+  }
 }
 
 /** The session and agent of `req` (validated, nothing written). */
 function resolveTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations'>, req: ChatRequest, who: TurnIdentity): PreparedTurn {
   const last = req.messages[req.messages.length - 1];
-  if (!last || last.role !== 'user') throw invalidField('the last message must have role "user"', 'body.messages');
+  // Issue 17 item 5: a turn may instead end with `tool` results answering calls handed back to the client.
+  const answersTools = last?.role === 'tool' && req.session_id !== undefined && req.conversation_id === undefined && !req.conversation;
+  if (!last || (last.role !== 'user' && !answersTools)) throw invalidField('the last message must have role "user"', 'body.messages');
   for (const [i, m] of req.messages.entries()) {
+    if (m.role === 'tool' && (!answersTools || !m.tool_call_id)) throw invalidField('a "tool" message needs tool_call_id, an existing session and no conversation', `body.messages.${i}`);
     if (typeof m.content !== 'string' && m.content.length === 0) throw invalidField('content parts must not be empty', `body.messages.${i}.content`);
     if (partsText(m.content).trim() === '' && !hasImage(m.content) && !hasFilePart(m.content)) throw invalidField('message content must not be empty', `body.messages.${i}.content`);
   }

@@ -24,7 +24,16 @@ export interface ToolRound {
   policyOf(tool: RegisteredTool): ToolPolicy;
   /** Text streamed so far in this turn (carried by `approval_required`). */
   streamed: string;
+  /** The tool a call names, as this turn's agent may use it (issue 17 item 1); absent = the registry's. */
+  find?(name: string): RegisteredTool | undefined;
+  /** Names of the tools the client runs itself (issue 17 item 5); their calls are handed back, not run. */
+  clientTools?: ReadonlySet<string>;
+  /** The calls to client tools of the last round: the turn ends with them handed back. */
+  handedBack?: ModelToolCall[];
 }
+
+/** Verdict of a call to a client tool: not run here, handed back to the client (issue 17 item 5). */
+const HANDED_BACK = 'handed_back';
 
 /** A call as planned: its tool, parsed arguments, policy, and why it will not run (null = it runs). */
 interface PlannedCall {
@@ -39,16 +48,18 @@ interface PlannedCall {
 /** Plan every call and announce it (`tool_call`). */
 function planCalls(d: Pick<ChatDeps, 'tools'>, turn: Turn, round: ToolRound, calls: readonly ModelToolCall[]): PlannedCall[] {
   return calls.map((call) => {
-    const tool = d.tools.get(call.name);
+    const tool = round.find ? round.find(call.name) : d.tools.get(call.name);
     let args: Record<string, unknown> | null = null;
     try {
       const v = call.arguments.trim() ? JSON.parse(call.arguments) as unknown : {};
       if (v && typeof v === 'object' && !Array.isArray(v)) args = v as Record<string, unknown>;
     } catch { args = null; }
-    const policy: ToolPolicy = tool ? round.policyOf(tool) : 'deny';
+    const client = !tool && round.clientTools?.has(call.name) === true;
+    const policy: ToolPolicy = tool ? round.policyOf(tool) : client ? 'auto' : 'deny';
     turn.sink('tool_call', { tool: call.name, arguments: args ?? call.arguments, call_id: call.id });
     let verdict: string | null = null;
-    if (!tool) verdict = `error: unknown tool "${call.name}"`;
+    if (client) verdict = HANDED_BACK;
+    else if (!tool) verdict = `error: unknown tool "${call.name}"`;
     else if (args === null) verdict = 'error: the arguments are not a JSON object';
     else if (policy === 'deny') verdict = 'error: this tool is denied by policy';
     return { call, tool, args, policy, verdict };
@@ -69,7 +80,9 @@ async function awaitApprovals(d: Pick<ChatDeps, 'approvals' | 'settings'>, turn:
   asks.forEach((x, i) => { x.approvalId = filed[i]!.id; });
   const approvals = turn.approvals;
   approvals.push(...filed);
-  turn.sink('approval_required', { session_id: session.id, agent_id: agentId, approvals: filed, ...(streamed ? { content: streamed } : {}) });
+  // Issue 17 item 3: an MCP tool's approval shows its server beside the arguments.
+  const shown = filed.map((a, i) => { const m = asks[i]!.tool?.mcp; return m ? { ...a, server: { id: m.server_id, name: m.server_name, tool: m.tool } } : a; });
+  turn.sink('approval_required', { session_id: session.id, agent_id: agentId, approvals: shown, ...(streamed ? { content: streamed } : {}) });
   const waited = turn.journal?.begin('approval_wait');
   const decided = await d.approvals.wait(who.tenantId, filed.map((a) => a.id), timeoutMs, turn.signal);
   waited?.(filed.every((a) => decided.get(a.id)?.status === 'approved') ? 'approved' : 'not_approved', { approvals: filed.map((a) => ({ id: a.id, tool: a.tool, status: decided.get(a.id)?.status ?? 'cancelled' })) });
@@ -100,13 +113,17 @@ async function execute(d: Pick<ChatDeps, 'events' | 'audit' | 'serviceUrls' | 's
   } catch (err) {
     ok = false;
     res = `error: ${(err as Error).message ?? String(err)}`;
+    // Issue 17 item 3: an MCP server that failed during the turn is reported; the turn goes on.
+    const failure = (err as { failure?: { server_id: string; server_name: string; error: string } } | null)?.failure;
+    if (failure?.server_id) turn.sink('mcp_failures', { failures: [failure] });
   }
   const text = typeof res === 'string' ? res : res.content;
   // Files (sandbox figures): committed by sha256 in tool_returned, stored under its id, announced once.
   const files = typeof res !== 'string' && res.files?.length ? checkFiles(res.files) : null;
   if (files?.dropped.length) d.log.warn({ tool: x.call.name, dropped: files.dropped }, 'tool files over the limits were dropped');
+  const commit = typeof res !== 'string' && res.commit ? res.commit : {};
   const eventId = emitTurnEvent(d, turn, 'tool_returned', {
-    tool: x.call.name, call_id: x.call.id, ok, duration_ms: round(performance.now() - started), ...(files?.kept.length ? { artifacts: committedFiles(files.kept) } : {}),
+    ...commit, tool: x.call.name, call_id: x.call.id, ok, duration_ms: round(performance.now() - started), ...(files?.kept.length ? { artifacts: committedFiles(files.kept) } : {}),
   }, { kind: 'tool_output', body: text });
   if (files?.kept.length) turn.sink('artifact', { call_id: x.call.id, artifacts: await storeFiles(d, who.turnId, eventId, files.kept) });
   if (typeof res !== 'string') for (const a of artifactsOf(x.call.name, res)) turn.sink('artifact', { ...a, call_id: x.call.id });
@@ -137,6 +154,11 @@ export async function runToolCalls(d: ChatDeps, turn: Turn, round: ToolRound, re
     if (ended) return ended;
   }
   for (const x of planned) {
+    if (x.verdict === HANDED_BACK) {
+      round.handedBack?.push(x.call);
+      turn.trace.tool_calls.push({ tool: x.call.name, call_id: x.call.id, policy: x.policy, status: HANDED_BACK });
+      continue;
+    }
     let text: string;
     let status = 'ok';
     const began = performance.now();

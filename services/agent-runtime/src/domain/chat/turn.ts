@@ -6,7 +6,7 @@
 import type { TurnPayloadType } from '../../../../shared/events/turn-events.js';
 import { ulidFactory } from '../../../../shared/identity/ulid.js';
 import {
-  TOOL_RESULT_STREAM_LIMIT, type AgentRuntimeSettings, type ApprovalView, type ChatMessageInput, type ProcessingTrace, type ReceiptRef,
+  TOOL_RESULT_STREAM_LIMIT, type AgentRuntimeSettings, type ApprovalView, type ChatMessageInput, type ClientTool, type ProcessingTrace, type ReceiptRef,
   type ServiceCall, type StreamEventMap, type StreamEventName,
 } from '../../contracts.js';
 import type { ApprovalCenter } from '../approvals.js';
@@ -15,6 +15,9 @@ import { artifactRef } from '../digest.js';
 import { TurnJournal } from '../context/journal.js';
 import type { AttachmentPort, AuditPort, ContextPort, DocumentFile, GuardPort, GuardScope, ModelPort, SessionRow, SessionStore, TurnEvents } from '../ports.js';
 import type { ToolRegistry } from '../tool-registry.js';
+import type { ResolvedAgent } from '../agents/catalog.js';
+import type { SkillSource } from '../skills/load-tool.js';
+import type { AgentTool } from '../../contracts.js';
 import type { SourcedRule, ToolGate } from '../tool-policy.js';
 
 /** Ids of the sessions and messages a turn writes (one monotonic factory, so they sort in creation order). */
@@ -66,6 +69,10 @@ export interface ChatDeps {
   contextRecords?: { record(p: PreparedTurn, o: TurnOutcome): void };
   /** The user's profile as a prompt part within its token budget (issue 13 item 2; domain/profile/service.ts); absent or null = none. */
   profile?: { contextPart(tenantId: string, userId: string): { text: string; tokens: number } | null };
+  /** The agent catalog (issue 17 item 1; domain/agents/catalog.ts): the agent a turn runs, for its caller; absent = every agent id runs with the defaults. */
+  agents?: { resolve(tenantId: string, userId: string, agentId: string): ResolvedAgent };
+  /** Skills (issue 17 item 2; domain/skills/): offered by name and description, loaded by `tool` (`load_skill`); absent = none. */
+  skills?: SkillSource & { tool: AgentTool };
 }
 
 /** An attached document, fetched and given its workspace path (`data/<file name>`). */
@@ -79,7 +86,11 @@ export interface PreparedTurn {
   session: SessionRow;
   isNew: boolean;
   agentId: string;
+  /** The agent's configuration (instructions, tools, model role, approval floor), when the runtime has a catalog (issue 17 item 1). */
+  agent?: ResolvedAgent;
   input: ChatMessageInput[];
+  /** Tools the client declared and runs itself (issue 17 item 5): a call to one ends the turn, handed back. */
+  clientTools?: ClientTool[];
   /** Documents this turn's file parts name, fetched as the user (attach-files.ts), to copy into the workspace. */
   attachments?: Attachment[];
   /** The durable conversation the turn runs over (its items are the history; the turn is appended to it). */

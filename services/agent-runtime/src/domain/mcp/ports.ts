@@ -1,0 +1,75 @@
+/**
+ * Ports of the MCP domain (issue 17 item 3): the stored server row, its store, and the connector
+ * that opens a live MCP session (clients/mcp.ts implements it with `@modelcontextprotocol/sdk`).
+ */
+import type { McpTransport } from '../../contracts.js';
+
+/** A stored MCP server (table `mcp_servers`). `owner_id` '' = tenant server. */
+export interface McpServerRow {
+  id: string;
+  tenant_id: string;
+  owner_id: string;
+  name: string;
+  transport: McpTransport;
+  command: string | null;
+  args_json: string;
+  /** Values as written, `${secret:NAME}` references unresolved. */
+  env_json: string;
+  url: string | null;
+  headers_json: string;
+  trusted: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Storage of MCP servers and users' opt-outs. */
+export interface McpServerStore {
+  get(tenantId: string, id: string): McpServerRow | undefined;
+  /** `userId` null: the tenant's servers; else the tenant's plus that user's own. */
+  list(tenantId: string, userId: string | null): McpServerRow[];
+  listAll(): McpServerRow[];
+  insert(row: McpServerRow): void;
+  update(row: McpServerRow): void;
+  delete(tenantId: string, id: string): boolean;
+  setOptOut(tenantId: string, userId: string, serverId: string, optedOut: boolean, at: string): void;
+  optOuts(tenantId: string, userId: string): Set<string>;
+}
+
+/** A server's tool as listed (`tools/list`). */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** A tool call's answer, flattened: text of its content blocks, and whether the server marked it an error. */
+export interface McpCallAnswer { text: string; isError: boolean }
+
+/** What a connection is opened with: secrets already resolved (never logged). */
+export interface McpConnectSpec {
+  transport: McpTransport;
+  command?: string;
+  args?: string[];
+  /** The minimal environment: PATH and HOME of the runtime plus the resolved `env`. */
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+  /** Called when the server says `notifications/tools/list_changed` (after the SDK re-listed). */
+  onToolsChanged(tools: McpToolInfo[]): void;
+  /** Called once when the connection closes (the process exited, the session ended). */
+  onClose(): void;
+}
+
+/** A live MCP session. */
+export interface McpSession {
+  listTools(timeoutMs: number): Promise<McpToolInfo[]>;
+  callTool(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<McpCallAnswer>;
+  /** @returns the method that answered (`ping`, or `list_tools` when the server lacks ping). */
+  ping(timeoutMs: number): Promise<'ping' | 'list_tools'>;
+  close(): Promise<void>;
+}
+
+/** Opens MCP sessions. @throws Error (or `url_not_allowed`) when the server cannot be reached. */
+export type McpConnector = (spec: McpConnectSpec) => Promise<McpSession>;

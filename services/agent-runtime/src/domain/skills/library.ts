@@ -1,0 +1,117 @@
+/**
+ * The skill library (issue 17 item 2; spec "Agent runtime surfaces": `/v1/skills`): named
+ * instruction packs in the SKILL.md form, tenant-wide (written by admins) or personal (by their
+ * owner; to anyone else 404 `skill_not_found`). Every change of name, description or body makes a
+ * new version (kept); `sha256` digests the SKILL.md form (contracts `skillMarkdown`).
+ *
+ * In a chat, the model is offered the visible skills' names and descriptions (`promptPart`) and
+ * loads a body with the `load_skill` tool (load-tool.ts); a personal skill shadows a tenant skill of
+ * the same name.
+ */
+import { createHash } from 'node:crypto';
+import { skillMarkdown, type CatalogScope, type SkillCreate, type SkillUpdate, type SkillVersion, type SkillView } from '../../contracts.js';
+import { ulidFactory } from '../../../../shared/identity/ulid.js';
+import { runtimeError } from '../errors.js';
+import type { CatalogCaller } from '../agents/ports.js';
+import type { SkillRow, SkillStore } from './ports.js';
+
+const newId = ulidFactory();
+
+/** Lowercase hex SHA-256 of a skill's SKILL.md form. */
+export function skillSha256(s: { name: string; description: string; content: string }): string {
+  return createHash('sha256').update(skillMarkdown(s), 'utf8').digest('hex');
+}
+
+/** The skill library. */
+export class SkillLibrary {
+  private readonly now: () => string;
+
+  constructor(private readonly store: SkillStore, now?: () => string) {
+    this.now = now ?? (() => new Date().toISOString());
+  }
+
+  /** The skills the caller sees: the tenant's and the caller's own, by name. */
+  list(who: CatalogCaller): SkillView[] {
+    return this.store.visible(who.tenantId, who.userId).map((r) => view(who, r));
+  }
+
+  /** One skill. @throws DomainError `skill_not_found`. */
+  get(who: CatalogCaller, id: string): SkillView {
+    return view(who, this.visibleRow(who, id));
+  }
+
+  /** Versions of a skill, newest first. @throws DomainError `skill_not_found`. */
+  versions(who: CatalogCaller, id: string): SkillVersion[] {
+    this.visibleRow(who, id);
+    return this.store.versions(who.tenantId, id);
+  }
+
+  /**
+   * Create a skill at version 1 (`scope` default `personal`).
+   * @throws DomainError `forbidden` (tenant scope without the admin role), `skill_name_taken` (409).
+   */
+  create(who: CatalogCaller, body: SkillCreate): SkillView {
+    const scope: CatalogScope = body.scope ?? 'personal';
+    if (scope === 'tenant' && !who.isAdmin) throw runtimeError('forbidden', 'only admins create tenant skills');
+    const at = this.now();
+    const row: SkillRow = {
+      id: newId(), tenant_id: who.tenantId, owner_id: who.userId, scope, name: body.name, description: body.description, content: body.content,
+      version: 1, sha256: skillSha256(body), created_at: at, updated_at: at,
+    };
+    return this.save(who, row);
+  }
+
+  /**
+   * Change a skill; a change makes the next version (an update that changes nothing answers the skill as it is).
+   * @throws DomainError `skill_not_found`, `forbidden` (a tenant skill without the admin role), `skill_name_taken`.
+   */
+  update(who: CatalogCaller, id: string, body: SkillUpdate): SkillView {
+    const row = this.editableRow(who, id);
+    const next = { name: body.name ?? row.name, description: body.description ?? row.description, content: body.content ?? row.content };
+    const sha256 = skillSha256(next);
+    if (sha256 === row.sha256) return view(who, row);
+    return this.save(who, { ...row, ...next, sha256, version: row.version + 1, updated_at: this.now() });
+  }
+
+  /** Delete a skill and its versions. @throws DomainError `skill_not_found`, `forbidden`. */
+  delete(who: CatalogCaller, id: string): void {
+    this.editableRow(who, id);
+    this.store.delete(who.tenantId, id);
+  }
+
+  /** The skills a turn of `userId` is offered: the caller's own, then tenant ones whose name the caller's do not shadow, by name. */
+  offered(tenantId: string, userId: string): SkillRow[] {
+    const rows = this.store.visible(tenantId, userId);
+    const own = new Set(rows.filter((r) => r.scope === 'personal').map((r) => r.name));
+    return rows.filter((r) => r.scope === 'personal' || !own.has(r.name)).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The skill `name` as a turn of `userId` loads it (personal first), or undefined. */
+  byName(tenantId: string, userId: string, name: string): SkillRow | undefined {
+    return this.offered(tenantId, userId).find((r) => r.name === name);
+  }
+
+  private save(who: CatalogCaller, row: SkillRow): SkillView {
+    if (!this.store.save(row, who.userId)) throw runtimeError('skill_name_taken', `a ${row.scope} skill named "${row.name}" exists`);
+    return view(who, row);
+  }
+
+  private visibleRow(who: CatalogCaller, id: string): SkillRow {
+    const row = this.store.get(who.tenantId, id);
+    if (!row || (row.scope === 'personal' && row.owner_id !== who.userId)) throw runtimeError('skill_not_found', `no skill ${id}`);
+    return row;
+  }
+
+  private editableRow(who: CatalogCaller, id: string): SkillRow {
+    const row = this.visibleRow(who, id);
+    if (row.scope === 'tenant' ? !who.isAdmin : row.owner_id !== who.userId) throw runtimeError('forbidden', 'only admins edit tenant skills');
+    return row;
+  }
+}
+
+function view(who: CatalogCaller, r: SkillRow): SkillView {
+  return {
+    id: r.id, name: r.name, description: r.description, content: r.content, scope: r.scope, owner_id: r.owner_id, version: r.version, sha256: r.sha256,
+    editable: r.scope === 'tenant' ? who.isAdmin : r.owner_id === who.userId, created_at: r.created_at, updated_at: r.updated_at,
+  };
+}
