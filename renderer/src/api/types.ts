@@ -22,6 +22,7 @@ export type {
   MissionControl, OnboardingChecklist, OnboardingItem, PermissionProfile, ProfileInput, RolesView, EffectiveAccess, PoliciesSummary, AgentOps, AgentStats, AgentDay,
 } from '../../../services/agent-runtime/src/contracts.js';
 export type { NotificationView, NotificationPage, NotificationKind } from '../../../services/agent-runtime/src/contracts.js';
+export type { ToolList } from '../../../services/agent-runtime/src/contracts.js';
 export type { UserProfile, UserProfileUpdate, ProfileDraft, ProfileChange, SecretView, SecretList } from '../../../services/agent-runtime/src/contracts.js';
 export { SECRET_NAME_PATTERN, SECRET_VALUE_MAX_BYTES } from '../../../services/agent-runtime/src/contracts.js';
 export type { UsageReport, BudgetStatus, BudgetInput, BudgetPeriod, GenerationStats, StatsBucket } from '../../../services/observability/src/contracts.js';
@@ -49,3 +50,10 @@ export interface Page<T> { items: T[]; next_cursor?: string | null }
  * stored session keeps only the tool's result, whose passages carry no score.
  */
 export type Citation = Omit<ToolCitation, 'score'> & Partial<Pick<ToolCitation, 'score'>>;
+
+// ---- Agents, skills and MCP servers (issue 17 item 6): agent-runtime's contracts (items 1-3),
+// under the names the renderer's pages use.
+export type {
+  AgentView, AgentCreate as AgentInput, CatalogScope, SkillView, SkillCreate as SkillInput, SkillVersion as SkillVersionView,
+  McpServerView, McpServerInput, McpHealth as McpHealthView, McpToolList,
+} from '../../../services/agent-runtime/src/contracts.js';

@@ -24,6 +24,9 @@ const ProfilePage = lazy(() => import('../profile/ProfilePage'));
 const OverviewPage = lazy(() => import('../overview/OverviewPage'));
 const NotificationsPage = lazy(() => import('../notifications/NotificationsPage'));
 const AccountPage = lazy(() => import('../account/AccountPage'));
+const AgentsPage = lazy(() => import('../agents/AgentsPage'));
+const SkillsPage = lazy(() => import('../skills/SkillsPage'));
+const McpPage = lazy(() => import('../mcp/McpPage'));
 
 export function App() {
   const status = useApp((s) => s.authStatus);
@@ -78,6 +81,9 @@ export function App() {
         {r.page === 'overview' && <OverviewPage />}
         {r.page === 'notifications' && <NotificationsPage />}
         {r.page === 'account' && <AccountPage param={r.param} />}
+        {r.page === 'agents' && <AgentsPage />}
+        {r.page === 'skills' && <SkillsPage />}
+        {r.page === 'mcp' && <McpPage />}
         {openReceipt && <ReceiptDrawer turnId={openReceipt} />}
       </Suspense>
     </Shell>

@@ -22,6 +22,9 @@ export function Shell({ page, children }: { page: string; children: ReactNode })
           <Link to="/chat" current={page === 'chat'}>Chat</Link>
           <Link to="/knowledge" current={page === 'knowledge'}>Knowledge</Link>
           <Link to="/memory" current={page === 'memory'}>Memory</Link>
+          <Link to="/agents" current={page === 'agents'}>Agents</Link>
+          <Link to="/skills" current={page === 'skills'}>Skills</Link>
+          <Link to="/mcp" current={page === 'mcp'}>MCP</Link>
           <Link to="/receipts" current={page === 'receipts'}>Receipts</Link>
           <Link to="/approvals" current={page === 'approvals'}>Approvals{count > 0 && <span className="count" aria-label={`${count} pending`}>{count}</span>}</Link>
           {isAdmin && <Link to="/admin" current={page === 'admin'}>Admin</Link>}

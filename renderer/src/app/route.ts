@@ -1,7 +1,7 @@
 /** The client-side routes: a path to the page it shows and the page's parameter (plain TypeScript, unit-tested in Node). */
 
 /** The pages of the signed-in app. */
-export type PageName = 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory' | 'notifications' | 'overview' | 'profile' | 'account';
+export type PageName = 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory' | 'notifications' | 'overview' | 'profile' | 'account' | 'agents' | 'skills' | 'mcp';
 
 /**
  * Route match: `/chat/:id`, `/receipts/:turn`, `/admin/:tab`, `/knowledge/:id` ...; anything else
@@ -20,6 +20,9 @@ export function route(path: string): { page: PageName; param: string | null } {
     case 'account': return { page: 'account', param };
     case 'overview': return { page: 'overview', param };
     case 'notifications': return { page: 'notifications', param };
+    case 'agents': return { page: 'agents', param };
+    case 'skills': return { page: 'skills', param };
+    case 'mcp': return { page: 'mcp', param };
     default: return { page: 'chat', param: first === 'chat' ? param : null };
   }
 }

@@ -1,8 +1,9 @@
-/** An inline approval card: the tool, its arguments, Approve / Reject. */
+/** An inline approval card: the tool (and its MCP server, issue 17 item 6), its arguments, Approve / Reject. */
 import { useState } from 'react';
 import type { ApprovalView } from '../api/types';
 import { useAction } from '../app/use-action';
 import { decideApproval } from './actions';
+import { ApprovalServer } from '../mcp/approval-server';
 
 export function ApprovalCard({ approval }: { approval: ApprovalView }) {
   const [decided, setDecided] = useState<'approved' | 'rejected' | null>(approval.status === 'approved' || approval.status === 'rejected' ? approval.status : null);
@@ -17,6 +18,7 @@ export function ApprovalCard({ approval }: { approval: ApprovalView }) {
   return (
     <div className="card approval" role="group" aria-label={`Approval for ${approval.tool}`}>
       <div className="approval-head"><strong>{approval.tool}</strong> wants to run</div>
+      <ApprovalServer approval={approval} />
       <pre>{JSON.stringify(approval.arguments, null, 2)}</pre>
       {state === 'approved' && <p className="ok small">Approved</p>}
       {state === 'rejected' && <p className="muted small">Rejected</p>}

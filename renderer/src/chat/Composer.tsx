@@ -2,6 +2,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useApp, type ConvKey } from '../store';
 import { sendMessage, stopStreaming } from './actions';
+import { AgentPicker } from '../agents/AgentPicker';
 
 export function Composer({ convKey, streaming }: { convKey: ConvKey; streaming: boolean }) {
   const draft = useApp((s) => s.drafts[convKey] ?? '');
@@ -25,6 +26,7 @@ export function Composer({ convKey, streaming }: { convKey: ConvKey; streaming: 
 
   return (
     <form className="composer" onSubmit={(e) => { e.preventDefault(); send(); }}>
+      <AgentPicker disabled={streaming} />
       <textarea ref={ref} aria-label="Message" placeholder="Message (Enter to send, Shift+Enter for a new line)" rows={1}
         value={draft} onChange={(e) => draftChanged(convKey, e.target.value)} onKeyDown={onKey} />
       {streaming

@@ -9,6 +9,7 @@ import { useApp, NEW_CONV, type ConvKey } from '../store';
 import { streamChat } from './agui';
 import { failTurn, reduceTurn, startTurn, stopTurn, withTurnId } from './turn-reducer';
 import type { SessionDetail } from '../api/types';
+import { agentField } from '../agents/catalog';
 
 const controllers = new Map<string, AbortController>();
 let seq = 0;
@@ -54,7 +55,7 @@ export async function sendMessage(key: ConvKey, text: string): Promise<void> {
     invalidate('/v1/sessions');
   };
   try {
-    await streamChat({ messages: [{ role: 'user', content: body }], ...(sessionId ? { session_id: sessionId } : {}) }, ctl.signal, {
+    await streamChat({ messages: [{ role: 'user', content: body }], ...(sessionId ? { session_id: sessionId } : {}), ...agentField() }, ctl.signal, {
       onTurnId: (id) => update(localId, (t) => withTurnId(t, id)),
       onEvent: (e) => { update(localId, (t) => reduceTurn(t, e)); adopt(); },
     });
