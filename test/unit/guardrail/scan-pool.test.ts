@@ -66,6 +66,9 @@ test('a waiting scan runs once the stuck one is gone; a full queue refuses at on
   // The budget counts from arrival: a scan queued late in the stuck one's budget keeps most of its own.
   const p = pool({ workers: 1, budgetMs: 2000, maxQueue: 1, workerUrl: STUCK });
   try {
+    // Warm the worker first: its start (slow on a loaded machine) would otherwise delay the stuck
+    // scan's budget and leave it queued, so the timing below would not be the one under test.
+    assert.equal((await p.check('warm up', OPTS)).result.decision, 'allow');
     const stuck = assert.rejects(p.check('spin', OPTS), incomplete('timeout'));
     await new Promise((r) => setTimeout(r, 1400));
     const waiting = p.check('hello', OPTS);
