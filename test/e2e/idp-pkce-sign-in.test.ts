@@ -90,6 +90,7 @@ test('a user signs in through the IdP page with PKCE S256; a wrong password is r
   // The realm's token works at the gateway, and a reload resumes by the IdP's refresh grant (rotation).
   await page.reload();
   await page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
+  for (let i = 0; i < 50 && seen.tokens.length < 2; i++) await page.waitForTimeout(100);
   assert.ok(seen.tokens.length >= 2, 'the reload refreshed at the IdP token endpoint');
   assert.notEqual(seen.tokens.at(-1)!.refresh_token, bundle.refresh_token, 'the refresh token rotated');
 
