@@ -38,6 +38,10 @@ before(async () => {
   assert.ok(prov.status === 201 || prov.status === 200, JSON.stringify(prov.body));
   const role = await callJson(stack.url, token, 'PUT', '/v1/admin/inference/roles/default', { provider_id: prov.body.id, model: 'scripted-model' });
   assert.ok(role.status >= 200 && role.status < 300, JSON.stringify(role.body));
+  // Start the guardrail's scan workers before the first turn: on a loaded machine a cold first check
+  // can outlast the runtime's wait for a verdict, which would block a turn for a reason not under test.
+  const warm = await callJson(stack.url, token, 'POST', '/v1/guard/input', { content: 'warm up', scope: { tenant_id: 'default' } });
+  assert.ok(warm.status < 500, JSON.stringify(warm.body));
 });
 after(async () => { await stack?.stop(); await llm?.close(); });
 
