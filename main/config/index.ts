@@ -333,10 +333,6 @@ export type ServiceConfigs = { gateway: GatewayConfig; auth: AuthConfig; audit: 
  */
 export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>): ServiceConfigs {
   const { lan, internalHost, serviceUrls, publicUrl, addresses } = networkPlan(stack.host, stack.publicUrl, ports);
-  const withInternalAuth = (service: ServiceName): Pick<CommonServiceConfig, 'internalAuth'> => {
-    const ia = internalAuthSlice(stack.internalAuth, service, publicUrl, serviceUrls.auth);
-    return ia ? { internalAuth: ia } : {};
-  };
   const common = (service: ServiceName): CommonServiceConfig => ({
     service,
     host: service === 'gateway' ? stack.host : internalHost,
@@ -354,9 +350,11 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
     capTokenKeys: [...stack.capTokenKeys],
     authEnabled: stack.authEnabled,
     serviceUrls,
-    ...withInternalAuth(service),
+    internalAuth: internalAuthSlice(stack.internalAuth, service, publicUrl, serviceUrls.auth),
   });
-  const realmIssuer = idpSlice(stack.internalAuth, publicUrl).issuer;
+  // Issue 15: the embedded IdP's slice once; the realm's internal URL (auth's address + the issuer's path).
+  const idp = idpSlice(stack.internalAuth, publicUrl);
+  const realmUrl = `${serviceUrls.auth}${idp.issuer.slice(publicUrl.length)}`;
   const out = {} as Record<ServiceName, AnyServiceConfig>;
   for (const name of SERVICE_NAMES) {
     if (name === 'gateway') {
@@ -365,14 +363,14 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         ...common('gateway'),
         service: 'gateway',
         ...gw,
-        trustedIssuers: trustedIssuers(publicUrl, serviceUrls, realmIssuer, externalIssuers),
+        trustedIssuers: trustedIssuers(publicUrl, serviceUrls, { issuer: idp.issuer, url: realmUrl }, externalIssuers),
         audience: 'svc-frontend',
         adminEmailAllowlist: [...stack.gateway.adminEmailAllowlist],
         allowedHosts: [...stack.gateway.allowedHosts],
         groupRoleMap: JSON.parse(JSON.stringify(stack.gateway.groupRoleMap)) as Record<string, string[]>,
         tokenCacheMax: 50_000,
         // Issue 15 item 1: POST /v1/auth/login signs local accounts in at the realm through svc-web-password.
-        webPasswordClient: webPasswordClient(stack.internalAuth, `${serviceUrls.auth}${realmIssuer.slice(publicUrl.length)}`),
+        webPasswordClient: webPasswordClient(stack.internalAuth, realmUrl),
         rendererDir: stack.rendererDir,
         upstreamBodySettings: { guardrailMaxBodyBytes: stack.extras.guardrail.maxBodyBytes, knowledgeMaxUploadBytes: stack.extras.knowledge.maxUploadBytes },
         tls: lan ? { certFile: tlsCertFile, keyFile: tlsKeyFile, hosts: [...new Set([new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''), ...addresses])] } : null,
@@ -390,7 +388,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         directoryTimeoutMs: stack.extras.dirauth.ldap ? stack.extras.dirauth.ldap.timeoutMs * 3 + 1000 : null,
         groupRoleMap: JSON.parse(JSON.stringify(stack.gateway.groupRoleMap)) as Record<string, string[]>,
         externalIdps: stack.gateway.externalIssuers.map((i) => ({ name: new URL(i.issuer).host, issuer: i.issuer })),
-        idp: idpSlice(stack.internalAuth, publicUrl),
+        idp,
       };
       out[name] = a;
     } else if (name === 'audit') {

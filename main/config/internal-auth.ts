@@ -174,14 +174,15 @@ export function webPasswordClient(ia: Readonly<InternalAuthStack>, realmUrl: str
  * service's own `{publicUrl}/auth`, `{publicUrl}/dirauth`, the embedded IdP's realm (issue 15 item 1;
  * its JWKS fetched from auth directly) and any configured external OIDC issuer.
  * @param serviceUrls internal base URLs of auth and dirauth.
+ * @param realm the realm's issuer and its internal base URL on auth.
  */
 export function trustedIssuers(
-  publicUrl: string, serviceUrls: Readonly<Record<'auth' | 'dirauth', string>>, realmIssuer: string, external: readonly TrustedIssuer[],
+  publicUrl: string, serviceUrls: Readonly<Record<'auth' | 'dirauth', string>>, realm: { issuer: string; url: string }, external: readonly TrustedIssuer[],
 ): TrustedIssuer[] {
   return [
     { issuer: `${publicUrl}/auth`, jwksUrl: `${serviceUrls.auth}/.well-known/jwks.json`, algorithms: ['ES256'] },
     { issuer: `${publicUrl}/dirauth`, jwksUrl: `${serviceUrls.dirauth}/.well-known/jwks.json`, algorithms: ['ES256', 'RS256'] },
-    { issuer: realmIssuer, jwksUrl: `${serviceUrls.auth}${realmIssuer.slice(publicUrl.length)}/protocol/openid-connect/certs`, algorithms: ['ES256'] },
+    { issuer: realm.issuer, jwksUrl: `${realm.url}/protocol/openid-connect/certs`, algorithms: ['ES256'] },
     ...external.map((i) => ({ ...i, algorithms: [...i.algorithms] })),
   ];
 }
