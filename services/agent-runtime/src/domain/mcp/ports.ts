@@ -3,6 +3,7 @@
  * that opens a live MCP session (clients/mcp.ts implements it with `@modelcontextprotocol/sdk`).
  */
 import type { McpTransport } from '../../contracts.js';
+import type { McpOAuthKey, McpPreregisteredClient } from './oauth.js';
 
 /** A stored MCP server (table `mcp_servers`). `owner_id` '' = tenant server. */
 export interface McpServerRow {
@@ -56,6 +57,11 @@ export interface McpConnectSpec {
   env?: Record<string, string>;
   url?: string;
   headers?: Record<string, string>;
+  /**
+   * Whose OAuth record a streamable HTTP server's authorization uses (MCP "Authorization"; absent =
+   * no authorization: a 401 fails the connection), and the admin's pre-registered client, if any.
+   */
+  oauth?: { key: McpOAuthKey; preregistered?: McpPreregisteredClient };
   /** Called when the server says `notifications/tools/list_changed` (after the SDK re-listed). */
   onToolsChanged(tools: McpToolInfo[]): void;
   /** Called once when the connection closes (the process exited, the session ended). */
