@@ -49,8 +49,8 @@ async function run(url: string): Promise<void> {
     const code = back.searchParams.get('code');
     const state = back.searchParams.get('state');
     if (!code) throw new Error(`the authorization server answered ${res.status} without a code`);
-    if (!state || vault.byState(state)?.key.serverId !== key.serverId) throw new Error('the state came back changed');
-    vault.save(key, { ...vault.load(key), state: undefined, state_expires_at: undefined });
+    if (!state || (await vault.byState(state))?.key.serverId !== key.serverId) throw new Error('the state came back changed');
+    await vault.save(key, { ...await vault.load(key), state: undefined, state_expires_at: undefined });
     await finishMcpAuthorization(new VaultOAuthProvider(vault, key, REDIRECT, preregistered), url, code, guardedFetch(dispatcher));
   };
   /** `fn`, authorizing when the server asks (a step-up may ask again; at most 3 rounds). */

@@ -31,9 +31,9 @@ export class VaultOAuthProvider implements OAuthClientProvider {
     private readonly preregistered?: McpPreregisteredClient,
   ) {}
 
-  private get record(): McpOAuthRecord { return this.vault.load(this.key) ?? {}; }
+  private async record(): Promise<McpOAuthRecord> { return (await this.vault.load(this.key)) ?? {}; }
 
-  private patch(p: Partial<McpOAuthRecord>): void { this.vault.save(this.key, { ...this.record, ...p }); }
+  private async patch(p: Partial<McpOAuthRecord>): Promise<void> { await this.vault.save(this.key, { ...await this.record(), ...p }); }
 
   get redirectUrl(): string { return this.redirect; }
 
@@ -44,51 +44,51 @@ export class VaultOAuthProvider implements OAuthClientProvider {
     };
   }
 
-  state(): string {
+  async state(): Promise<string> {
     const state = randomBytes(24).toString('base64url');
-    this.patch({ state, state_expires_at: Date.now() + MCP_OAUTH_STATE_TTL_MS });
+    await this.patch({ state, state_expires_at: Date.now() + MCP_OAUTH_STATE_TTL_MS });
     return state;
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     if (this.preregistered) return { ...this.preregistered };
-    return this.record.client_information as OAuthClientInformationMixed | undefined;
+    return (await this.record()).client_information as OAuthClientInformationMixed | undefined;
   }
 
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    if (!this.preregistered) this.patch({ client_information: info as unknown as Record<string, unknown> });
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    if (!this.preregistered) await this.patch({ client_information: info as unknown as Record<string, unknown> });
   }
 
-  tokens(): OAuthTokens | undefined { return this.record.tokens as OAuthTokens | undefined; }
+  async tokens(): Promise<OAuthTokens | undefined> { return (await this.record()).tokens as OAuthTokens | undefined; }
 
-  saveTokens(tokens: OAuthTokens): void {
-    this.patch({ tokens: tokens as unknown as Record<string, unknown>, authorized_at: new Date().toISOString() });
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.patch({ tokens: tokens as unknown as Record<string, unknown>, authorized_at: new Date().toISOString() });
   }
 
-  redirectToAuthorization(url: URL): void {
+  async redirectToAuthorization(url: URL): Promise<void> {
     this.authorizationUrl = url;
-    this.patch({ authorization_url: url.href });
+    await this.patch({ authorization_url: url.href });
   }
 
-  saveCodeVerifier(codeVerifier: string): void { this.patch({ code_verifier: codeVerifier }); }
+  async saveCodeVerifier(codeVerifier: string): Promise<void> { await this.patch({ code_verifier: codeVerifier }); }
 
-  codeVerifier(): string {
-    const v = this.record.code_verifier;
+  async codeVerifier(): Promise<string> {
+    const v = (await this.record()).code_verifier;
     if (!v) throw new Error('no authorization is pending for this MCP server');
     return v;
   }
 
-  saveDiscoveryState(state: OAuthDiscoveryState): void { this.patch({ discovery: state as unknown as Record<string, unknown> }); }
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> { await this.patch({ discovery: state as unknown as Record<string, unknown> }); }
 
-  discoveryState(): OAuthDiscoveryState | undefined { return this.record.discovery as OAuthDiscoveryState | undefined; }
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> { return (await this.record()).discovery as OAuthDiscoveryState | undefined; }
 
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
-    const r = { ...this.record };
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    const r = { ...await this.record() };
     if (scope === 'all' || scope === 'client') delete r.client_information;
     if (scope === 'all' || scope === 'tokens') { delete r.tokens; delete r.authorized_at; }
     if (scope === 'all' || scope === 'verifier') delete r.code_verifier;
     if (scope === 'all' || scope === 'discovery') delete r.discovery;
-    this.vault.save(this.key, r);
+    await this.vault.save(this.key, r);
   }
 }
 

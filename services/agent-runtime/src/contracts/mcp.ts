@@ -76,6 +76,23 @@ export const McpHealthSchema = Type.Object({
 /** A health answer. */
 export type McpHealth = Static<typeof McpHealthSchema>;
 
+/**
+ * The caller's OAuth authorization of a streamable HTTP server (MCP "Authorization"; issue 17 item 3):
+ * `POST /v1/user/mcp-servers/{id}/authorize` (start: `pending` with the `authorization_url` to open
+ * in the browser, or `authorized` when the stored token is accepted), `GET .../authorization`,
+ * `DELETE .../authorization` (forget the tokens).
+ */
+export const McpAuthorizationSchema = Type.Object({
+  server_id: Type.String(),
+  status: StringEnum(['authorized', 'pending', 'not_authorized'] as const),
+  authorized_at: OrNull(Timestamp),
+  authorization_url: OrNull(Type.String()),
+  /** Why the server could not be reached, when it failed for another reason than authorization. */
+  error: Type.Optional(Type.String()),
+});
+/** An authorization answer. */
+export type McpAuthorizationView = Static<typeof McpAuthorizationSchema>;
+
 /** `GET /v1/admin/mcp-servers/{id}/tools`: the server's tools as the runtime registers them. */
 export const McpToolListSchema = Type.Object({
   items: Type.Array(Type.Object({

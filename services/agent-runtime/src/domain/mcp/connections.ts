@@ -19,8 +19,9 @@ import type { McpConnector, McpServerRow, McpServerStore, McpSession, McpToolInf
 
 /** A call or a listing that failed at the server's end; carries what `mcp_failures` reports. */
 export class McpServerFailure extends Error {
-  constructor(readonly serverId: string, readonly serverName: string, message: string) {
-    super(message);
+  /** `cause`: the connector's error (e.g. `McpAuthorizationRequired` with the URL the user is to open). */
+  constructor(readonly serverId: string, readonly serverName: string, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'McpServerFailure';
   }
 
@@ -60,8 +61,9 @@ export class McpConnections {
 
   constructor(private readonly d: McpConnectionDeps) {}
 
+  /** One session per server, or per (server, user) when the user's secrets or OAuth tokens may differ (personal, secrets, streamable HTTP). */
   private key(row: McpServerRow, userId: string | null): string {
-    return row.owner_id !== '' || usesSecrets(row) ? `${row.id}\u0000${userId ?? ''}` : row.id;
+    return row.owner_id !== '' || usesSecrets(row) || row.transport === 'streamable_http' ? `${row.id}\u0000${userId ?? ''}` : row.id;
   }
 
   private async resolveMap(row: McpServerRow, userId: string | null, json: string): Promise<Record<string, string>> {
@@ -88,7 +90,11 @@ export class McpConnections {
     entry.session = (async () => {
       const spec = row.transport === 'stdio'
         ? { transport: row.transport, command: row.command!, args: JSON.parse(row.args_json) as string[], env: await this.resolveMap(row, userId, row.env_json) }
-        : { transport: row.transport, url: row.url!, headers: await this.resolveMap(row, userId, row.headers_json) };
+        : {
+          transport: row.transport, url: row.url!, headers: await this.resolveMap(row, userId, row.headers_json),
+          // MCP authorization is the user's own: no user (warming a tenant server), no OAuth client.
+          ...(userId ? { oauth: { key: { tenantId: row.tenant_id, userId, serverId: row.id } } } : {}),
+        };
       return this.d.connect({
         ...spec,
         onToolsChanged: (tools) => { entry.tools = tools; this.registerTools(row, tools); },
@@ -98,6 +104,14 @@ export class McpConnections {
     entry.session.catch(() => { if (this.open.get(key) === entry) this.open.delete(key); });
     this.open.set(key, entry);
     return entry.session;
+  }
+
+  /** Drop (and close) one user's session of a server (their authorization changed). */
+  async forget(serverId: string, userId: string): Promise<void> {
+    const k = `${serverId}\u0000${userId}`;
+    const e = this.open.get(k);
+    this.open.delete(k);
+    await e?.session.then((s) => s.close(), () => {});
   }
 
   /** Drop (and close) the sessions of a server. */
@@ -115,7 +129,7 @@ export class McpConnections {
   private failure(row: McpServerRow, err: unknown): McpServerFailure {
     if (err instanceof McpServerFailure) return err;
     const msg = (err as Error)?.message ?? String(err);
-    return new McpServerFailure(row.id, row.name, msg.replace(/\s+/g, ' ').slice(0, 300));
+    return new McpServerFailure(row.id, row.name, msg.replace(/\s+/g, ' ').slice(0, 300), err);
   }
 
   /** Register `tools` of `row` in the registry (replacing its earlier ones). */

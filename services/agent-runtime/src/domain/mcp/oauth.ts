@@ -34,13 +34,13 @@ export interface McpOAuthRecord {
   authorized_at?: string;
 }
 
-/** Sealed storage of the records (store/mcp-oauth.ts). */
+/** Storage of the records (domain/mcp/oauth-vault.ts seals them over store/mcp-oauth.ts). */
 export interface McpOAuthVault {
-  load(key: McpOAuthKey): McpOAuthRecord | undefined;
-  save(key: McpOAuthKey, record: McpOAuthRecord): void;
-  delete(key: McpOAuthKey): void;
+  load(key: McpOAuthKey): Promise<McpOAuthRecord | undefined>;
+  save(key: McpOAuthKey, record: McpOAuthRecord): Promise<void>;
+  delete(key: McpOAuthKey): Promise<void>;
   /** The record whose pending `state` is `state`, with its key. */
-  byState(state: string): { key: McpOAuthKey; record: McpOAuthRecord } | undefined;
+  byState(state: string): Promise<{ key: McpOAuthKey; record: McpOAuthRecord } | undefined>;
 }
 
 /** A client the admin registered with the server's authorization server beforehand. */
@@ -65,13 +65,13 @@ export class MemoryOAuthVault implements McpOAuthVault {
 
   private id(k: McpOAuthKey): string { return `${k.tenantId}\u0000${k.userId}\u0000${k.serverId}`; }
 
-  load(key: McpOAuthKey): McpOAuthRecord | undefined { return this.rows.get(this.id(key))?.record; }
+  async load(key: McpOAuthKey): Promise<McpOAuthRecord | undefined> { return this.rows.get(this.id(key))?.record; }
 
-  save(key: McpOAuthKey, record: McpOAuthRecord): void { this.rows.set(this.id(key), { key, record }); }
+  async save(key: McpOAuthKey, record: McpOAuthRecord): Promise<void> { this.rows.set(this.id(key), { key, record }); }
 
-  delete(key: McpOAuthKey): void { this.rows.delete(this.id(key)); }
+  async delete(key: McpOAuthKey): Promise<void> { this.rows.delete(this.id(key)); }
 
-  byState(state: string): { key: McpOAuthKey; record: McpOAuthRecord } | undefined {
+  async byState(state: string): Promise<{ key: McpOAuthKey; record: McpOAuthRecord } | undefined> {
     for (const r of this.rows.values()) if (r.record.state === state) return r;
     return undefined;
   }
