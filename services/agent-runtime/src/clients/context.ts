@@ -5,8 +5,11 @@
  * "Memory", "Knowledge"), called with the user's stamped headers. A service that is not reachable
  * or not built yet (404) is reported `unavailable` and the turn goes on without it.
  */
-import type { ContextOutcome, ContextPort } from '../domain/ports.js';
+import type { ContextOutcome, ContextPort, KnowledgeFilter } from '../domain/ports.js';
 import { callJson } from './http.js';
+
+/** Lowest score of an agent-only memory search (memory's prefetch floor). */
+const AGENT_ONLY_MIN_SCORE = 0.5;
 
 /** Client of both context sources. */
 export class ContextClient implements ContextPort {
@@ -15,11 +18,15 @@ export class ContextClient implements ContextPort {
   /**
    * Memories relevant to `query` for the turn: the agent's own and the user's memories with no
    * agent or session (memory's `POST /v1/memory/prefetch`; `/v1/memory/search` matches the agent
-   * exactly, so memories a user stored without an agent never reached a chat). Never throws.
+   * exactly, so memories a user stored without an agent never reached a chat). With `opts.agentOnly`
+   * (issue 17 item 1: memory scope `agent`) that exact search instead: the agent's memories only,
+   * at a score of at least 0.5 (prefetch's floor). Never throws.
    */
-  async memories(query: string, scope: { tenant_id: string; user_id: string; agent_id?: string }, headers: Record<string, string>, limit = 5): Promise<ContextOutcome> {
+  async memories(query: string, scope: { tenant_id: string; user_id: string; agent_id?: string }, headers: Record<string, string>, opts: { agentOnly?: boolean } = {}, limit = 5): Promise<ContextOutcome> {
     try {
-      const r = await callJson(`${this.memoryUrl}/v1/memory/prefetch`, { body: { query, scope, limit }, headers, timeoutMs: this.timeoutMs });
+      const r = opts.agentOnly && scope.agent_id
+        ? await callJson(`${this.memoryUrl}/v1/memory/search`, { body: { query, scope, limit, min_score: AGENT_ONLY_MIN_SCORE }, headers, timeoutMs: this.timeoutMs })
+        : await callJson(`${this.memoryUrl}/v1/memory/prefetch`, { body: { query, scope, limit }, headers, timeoutMs: this.timeoutMs });
       const list = (r.body as { memories?: Array<{ content?: unknown; id?: unknown; score?: unknown }> } | null)?.memories;
       if (r.status !== 200 || !Array.isArray(list)) return { available: false, why: `memory answered HTTP ${r.status}` };
       return { available: true, snippets: list.filter((m) => typeof m.content === 'string').map((m) => ({
@@ -30,10 +37,10 @@ export class ContextClient implements ContextPort {
     }
   }
 
-  /** Knowledge chunks of the tenant relevant to `query`. Never throws. */
-  async knowledge(query: string, tenantId: string, headers: Record<string, string>, limit = 5): Promise<ContextOutcome> {
+  /** Knowledge chunks of the tenant relevant to `query`, narrowed by `filter` when given (knowledge's search `filter`). Never throws. */
+  async knowledge(query: string, tenantId: string, headers: Record<string, string>, filter?: KnowledgeFilter | null, limit = 5): Promise<ContextOutcome> {
     try {
-      const r = await callJson(`${this.knowledgeUrl}/v1/knowledge/search`, { body: { tenant_id: tenantId, query, limit }, headers, timeoutMs: this.timeoutMs });
+      const r = await callJson(`${this.knowledgeUrl}/v1/knowledge/search`, { body: { tenant_id: tenantId, query, limit, ...(filter ? { filter } : {}) }, headers, timeoutMs: this.timeoutMs });
       const list = (r.body as { results?: Array<{ content?: unknown; source?: unknown; document_title?: unknown; score?: unknown; document_id?: unknown; chunk_index?: unknown }> } | null)?.results;
       if (r.status !== 200 || !Array.isArray(list)) return { available: false, why: `knowledge answered HTTP ${r.status}` };
       return {

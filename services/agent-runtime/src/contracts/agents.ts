@@ -30,7 +30,12 @@ export type CatalogScope = Static<typeof CatalogScopeSchema>;
 const ToolEntry = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' });
 const Tag = Type.String({ minLength: 1, maxLength: 128 });
 
-/** What knowledge an agent may search: audiences, tags or document ids (absent = the user's). */
+/**
+ * What knowledge an agent may search (issue 17 item 1): documents with one of `tags`, shared with one
+ * of `audiences`, or among `document_ids` (any of the three), always within what the user may read;
+ * absent, null or all lists empty = everything the user may read. Applies to the prefetched context
+ * and to the `knowledge_search` tool (knowledge's search `filter`).
+ */
 export const AgentKnowledgeSchema = Type.Object({
   audiences: Type.Optional(Type.Array(Tag, { maxItems: 64 })),
   tags: Type.Optional(Type.Array(Tag, { maxItems: 64 })),
@@ -45,11 +50,16 @@ const agentFields = {
   tools: Type.Optional(Type.Array(ToolEntry, { maxItems: MAX_AGENT_TOOLS })),
   /** Model role the agent's turns use (`vision` still wins for images); absent = `default`. */
   model_role: Type.Optional(OrNull(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' }))),
-  /** A concrete model (recorded; the role decides routing). */
+  /** A concrete model the agent's completions ask the router for (a model id the router offers); absent/null = `model_role` routes. An image in the prompt still goes to the `vision` role. */
   model: Type.Optional(OrNull(Type.String({ minLength: 1, maxLength: 200 }))),
   knowledge: Type.Optional(OrNull(AgentKnowledgeSchema)),
+  /** `user`: memories shared across the user's agents (default); `agent`: stored and searched under this agent only; `none`: no memory. */
   memory_scope: Type.Optional(StringEnum(['user', 'agent', 'none'] as const)),
-  /** Guardrail policy name (the guardrail resolves its policy per tenant and agent id). */
+  /**
+   * Guardrail policy name: the turn's guardrail checks run with `scope.agent_id` = this name, so the
+   * guardrail's agent-level override stored under it (`PUT /v1/guard/policy {agent_id: <name>, policy}`)
+   * applies over the tenant's; absent/null = the agent's own id (as before).
+   */
   guardrail_policy: Type.Optional(OrNull(Type.String({ minLength: 1, maxLength: 128 }))),
   /** Floor of the approval policy of the agent's tool calls: `ask` asks for every call, `deny` offers no tools; `auto` keeps the policies in force. */
   tool_approval: Type.Optional(StringEnum(['ask', 'auto', 'deny'] as const)),

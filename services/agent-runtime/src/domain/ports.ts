@@ -192,9 +192,14 @@ export interface ContextSnippet { text: string; source: string; score: number | 
 
 /** Memory prefetch and knowledge retrieval. Never throws. */
 export interface ContextPort {
-  memories(query: string, scope: { tenant_id: string; user_id: string; agent_id?: string }, headers: Record<string, string>): Promise<ContextOutcome>;
-  knowledge(query: string, tenantId: string, headers: Record<string, string>): Promise<ContextOutcome>;
+  /** Memories for the turn: the agent's and the user's shared ones; with `opts.agentOnly` (an agent's memory scope `agent`, issue 17 item 1) the agent's only. */
+  memories(query: string, scope: { tenant_id: string; user_id: string; agent_id?: string }, headers: Record<string, string>, opts?: { agentOnly?: boolean }): Promise<ContextOutcome>;
+  /** Knowledge chunks the user may read; `filter` narrows them further (an agent's `knowledge`, issue 17 item 1; knowledge's `SearchFilter`). */
+  knowledge(query: string, tenantId: string, headers: Record<string, string>, filter?: KnowledgeFilter | null): Promise<ContextOutcome>;
 }
+
+/** A narrowing of knowledge retrieval (knowledge's search `filter`): documents with one of the tags, shared with one of the audiences, or among the ids. */
+export interface KnowledgeFilter { tags?: string[]; audiences?: string[]; document_ids?: string[] }
 
 /** One recorded event of a turn as audit's replay answers it (the fields the runtime reads). */
 export interface RecordedEvent {

@@ -5,6 +5,22 @@
 import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { NullableString, StringEnum } from './common.js';
 
+const FilterEntry = Type.String({ minLength: 1, maxLength: 256 });
+
+/**
+ * A narrowing of a search (issue 17 item 1: an agent's `knowledge`): only documents carrying one of
+ * `tags`, shared with one of `audiences`, or among `document_ids` (any of the three) are searched,
+ * and always within what the caller may read (never wider). Lists left out or empty do not narrow;
+ * a filter with none narrows nothing.
+ */
+export const SearchFilterSchema = Type.Object({
+  tags: Type.Optional(Type.Array(FilterEntry, { maxItems: 64 })),
+  audiences: Type.Optional(Type.Array(FilterEntry, { maxItems: 64 })),
+  document_ids: Type.Optional(Type.Array(FilterEntry, { maxItems: 256 })),
+}, { additionalProperties: false });
+/** A narrowing of a search. */
+export type SearchFilter = Static<typeof SearchFilterSchema>;
+
 /** Body of `POST /v1/knowledge/search`. */
 export const SearchRequestSchema = Type.Object({
   tenant_id: Type.Optional(Type.String({ maxLength: 256 })),
@@ -15,6 +31,8 @@ export const SearchRequestSchema = Type.Object({
   score_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   /** Default true: one result per document (its best chunk). */
   group_by_document: Type.Optional(Type.Boolean()),
+  /** Search only documents matching this filter (within the caller's visibility; issue 17 item 1). */
+  filter: Type.Optional(SearchFilterSchema),
 });
 /** Body of `POST /v1/knowledge/search`. */
 export type SearchRequest = Static<typeof SearchRequestSchema>;

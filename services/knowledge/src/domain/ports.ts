@@ -28,6 +28,12 @@ export interface Viewer {
    * carrying one of `scope.tags` or shared with one of `scope.audiences`. Absent or null: not narrowed.
    */
   scope?: KnowledgeScope | null;
+  /**
+   * A search's own narrowing (issue 17 item 1; contracts `SearchFilter`): only documents with one of
+   * `tags`, shared with one of `audiences`, or among `documentIds`, on top of everything above (admins
+   * included). Absent, null or all lists empty: not narrowed.
+   */
+  filter?: { tags: string[]; audiences: string[]; documentIds: string[] } | null;
 }
 
 /** A new document. */

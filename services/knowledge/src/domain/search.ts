@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../../../shared/identity/principal.js';
 import type { Embedder } from '../../../embedder/src/contracts.js';
 import { analyze, dot, ftsOrQuery, fuse, normalisedScore, queryTerms, RRF_K, type Ranked } from '../../../embedder/src/index.js';
-import type { KnowledgeSettings, SearchResponse, SearchResult } from '../contracts.js';
+import type { KnowledgeSettings, SearchFilter, SearchResponse, SearchResult } from '../contracts.js';
 import type { Indexer } from './indexing.js';
 import type { ChunkStore, EventSink, VectorIndex, Viewer } from './ports.js';
 import { isAdmin, type Visibility } from './visibility.js';
@@ -28,6 +28,8 @@ export interface SearchOptions {
   groupByDocument?: boolean;
   /** The turn the search belongs to: `rag_chunks_retrieved` is emitted for it. */
   turnId?: string | null;
+  /** Only documents matching this (within visibility; issue 17 item 1: an agent's knowledge). */
+  filter?: SearchFilter;
 }
 
 /** Dependencies of search. */
@@ -47,7 +49,7 @@ export class Search {
 
   /** Search what `p` may read; each result says how it was found (`retrieval_rationale`). */
   async search(p: Principal, query: string, opts: SearchOptions): Promise<SearchResponse> {
-    const viewer = this.d.visibility.viewerOf(p);
+    const viewer = withFilter(this.d.visibility.viewerOf(p), opts.filter);
     const limit = opts.limit;
     const depth = Math.max(50, limit * 5);
     const useDense = this.d.embedder.available;
@@ -125,7 +127,7 @@ export class Search {
     const cand = this.d.vectors.knn(q, Math.min(400, Math.max(200, depth * 4)));
     if (cand.length === 0) return [];
     const ids = cand.map((c) => c.chunk_id);
-    const visible = viewer.admin ? null : this.d.chunks.visibleChunkIds(viewer, ids);
+    const visible = viewer.admin && !viewer.filter ? null : this.d.chunks.visibleChunkIds(viewer, ids);
     const keep = visible ? ids.filter((id) => visible.has(id)) : ids;
     const vecs = this.d.vectors.vectorsOf(keep);
     const docs = visible ?? this.d.chunks.visibleChunkIds(viewer, keep);
@@ -140,4 +142,12 @@ export class Search {
     scored.sort((a, b) => b.cosine - a.cosine);
     return scored.slice(0, depth);
   }
+}
+
+/** `viewer` narrowed by a search's filter (lists trimmed; a filter that names nothing leaves it as it is). */
+function withFilter(viewer: Viewer, f: SearchFilter | undefined): Viewer {
+  if (!f) return viewer;
+  const clean = (xs: string[] | undefined): string[] => [...new Set((xs ?? []).map((x) => x.trim()).filter(Boolean))];
+  const filter = { tags: clean(f.tags), audiences: clean(f.audiences), documentIds: clean(f.document_ids) };
+  return filter.tags.length || filter.audiences.length || filter.documentIds.length ? { ...viewer, filter } : viewer;
 }

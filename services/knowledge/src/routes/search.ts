@@ -13,13 +13,14 @@ export interface SearchRoutesOptions {
 
 /** Register the search and status routes. */
 export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = async (app, { search, status }) => {
-  /** `POST /v1/knowledge/search` -> 200 `{results, retrieval}`; within a turn, `rag_chunks_retrieved` is recorded first. */
+  /** `POST /v1/knowledge/search` -> 200 `{results, retrieval}` (`filter` narrows within visibility); within a turn, `rag_chunks_retrieved` is recorded first. */
   app.post('/v1/knowledge/search', { schema: { body: SearchRequestSchema, response: { 200: SearchResponseSchema } } }, async (req) => {
     const b = req.body;
     return search.search(requirePrincipal(req), b.query, {
       limit: b.limit ?? 10, turnId: req.turnId,
       ...(b.score_threshold !== undefined ? { threshold: b.score_threshold } : {}),
       ...(b.group_by_document !== undefined ? { groupByDocument: b.group_by_document } : {}),
+      ...(b.filter !== undefined ? { filter: b.filter } : {}),
     });
   });
 

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../../shared/db/open.js';
 import type { ChunkHit, ChunkRow, ChunkStore, ChunkTerms, NewChunk, SparseMatch, Viewer } from '../domain/ports.js';
-import { VISIBLE, viewerParams } from './visibility-sql.js';
+import { isFiltered, VISIBLE, viewerParams } from './visibility-sql.js';
 
 /** SQLite implementation of `ChunkStore`. */
 export class SqliteChunkStore implements ChunkStore {
@@ -85,7 +85,7 @@ export class SqliteChunkStore implements ChunkStore {
       if (doc !== undefined) { out.push({ chunk_id: r.chunk_id, document_id: doc, score: r.score }); if (out.length >= limit) return out; }
     }
     if (top.length < wide) return out;
-    return viewer.admin
+    return viewer.admin && !isFiltered(viewer)
       ? this.q.sparseAdmin.all({ match, limit, wt: titleWeight, tenant: viewer.tenantId })
       : this.q.sparse.all({ match, limit, wt: titleWeight, ...viewerParams(viewer) });
   }

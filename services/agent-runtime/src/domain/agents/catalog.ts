@@ -29,8 +29,18 @@ export interface ResolvedAgent {
   tools: string[];
   modelRole: string | null;
   toolApproval: 'ask' | 'auto' | 'deny';
-  /** `none`: no memory prefetch and no memory tools in the agent's turns; `user` / `agent` keep the runtime's memory scope. */
+  /**
+   * `user`: memories shared across the user's agents (the prefetch reads the shared ones and the
+   * agent's own); `agent`: memories stored and searched under the agent only; `none`: no memory
+   * prefetch and no memory tools (scoped-calls.ts applies it to the memory tools).
+   */
   memoryScope: 'user' | 'agent' | 'none';
+  /** A concrete model the turn's completions ask the router for (the role routes when null). */
+  model: string | null;
+  /** What the turn's knowledge retrieval may reach, within the user's own visibility; null = the user's whole visibility. */
+  knowledge: { audiences?: string[]; tags?: string[]; document_ids?: string[] } | null;
+  /** The guardrail policy the turn's checks apply (the guardrail's agent-level override of that name), or null (the agent's own id). */
+  guardrailPolicy: string | null;
 }
 
 /** Dependencies of the catalog. */
@@ -103,7 +113,10 @@ export class AgentCatalog {
   resolve(tenantId: string, userId: string, id: string): ResolvedAgent {
     const row = this.visibleRow({ tenantId, userId, isAdmin: false }, id);
     const c = row.config;
-    return { id: row.id, name: row.name, instructions: c.instructions, tools: c.tools, modelRole: c.model_role, toolApproval: c.tool_approval, memoryScope: c.memory_scope };
+    return {
+      id: row.id, name: row.name, instructions: c.instructions, tools: c.tools, modelRole: c.model_role, toolApproval: c.tool_approval, memoryScope: c.memory_scope,
+      model: c.model ?? null, knowledge: c.knowledge ?? null, guardrailPolicy: c.guardrail_policy ?? null,
+    };
   }
 
   private save(who: CatalogCaller, row: AgentRow): AgentView {

@@ -23,8 +23,10 @@ export type PromptPart = NamedPart;
 export interface Prompt {
   /** Messages to send; the tool loop appends to it. */
   messages: OpenAiMessage[];
-  /** Model role: `vision` when an image is in the prompt, else `default`. */
+  /** Model role: `vision` when an image is in the prompt, else the agent's role or `default`. */
   role: string;
+  /** The concrete model the completions ask for (an agent's `model`, issue 17 item 1; not with an image: `vision` routes), or null (the role routes). */
+  model?: string | null;
   /** The named system parts at the head of `messages`. */
   parts: PromptPart[];
   /** How many skills the `skills` part offers (issue 17 item 2); 0 = none, and no `load_skill` tool. */
@@ -90,8 +92,10 @@ export function buildPrompt(d: Pick<ChatDeps, 'settings' | 'profile' | 'skills'>
   turn.journal?.prompted({ parts, history: offered, dropped: trimmed.dropped, input: inputMessages, estimatedTokens: trimmed.estimatedTokens, budgetTokens: budget });
   trace.history = { messages_sent: trimmed.messages.length, messages_trimmed: trimmed.dropped, estimated_tokens: trimmed.estimatedTokens };
   const messages = trimmed.messages;
-  const role = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image_url')) ? 'vision' : agent?.modelRole ?? 'default';
+  const vision = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'image_url'));
+  const role = vision ? 'vision' : agent?.modelRole ?? 'default';
+  const model = vision ? null : agent?.model ?? null;
   trace.model_role = role;
   turn.sink('trace_update', { patch: { guardrail: { input: trace.guardrail.input }, context: trace.context, history: trace.history, model_role: role } });
-  return { messages, role, parts, skills: skills.length };
+  return { messages, role, parts, skills: skills.length, model };
 }

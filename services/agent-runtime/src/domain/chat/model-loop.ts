@@ -76,10 +76,12 @@ export async function modelAndToolLoop(d: ChatDeps, turn: Turn, prompt: Prompt):
     trace.steps = step;
     const tools = step < s.maxToolSteps ? offered : [];
     const defs = [...d.tools.definitions(tools), ...(step < s.maxToolSteps ? clientDefs : [])];
-    const body = { model: role, messages, ...(defs.length ? { tools: defs } : {}) };
+    // Issue 17 item 1: an agent's concrete `model` is what the router is asked for; else the role routes.
+    const asked = prompt.model ?? role;
+    const body = { model: asked, messages, ...(defs.length ? { tools: defs } : {}) };
     const promptJson = JSON.stringify(body);
-    emitTurnEvent(d, turn, 'prompt_generated', { step, model_role: role, message_count: messages.length, tools: defs.map((t) => t.function.name), agent_id: agentId, ...(prompt.skills ? { skills_offered: prompt.skills } : {}), ...(step === 1 ? { summary: promptSummary(messages) } : {}) }, { kind: 'prompt', body: promptJson });
-    emitTurnEvent(d, turn, 'model_invoked', { step, model: role, stream: true });
+    emitTurnEvent(d, turn, 'prompt_generated', { step, model_role: role, ...(prompt.model ? { model: prompt.model } : {}), message_count: messages.length, tools: defs.map((t) => t.function.name), agent_id: agentId, ...(prompt.skills ? { skills_offered: prompt.skills } : {}), ...(step === 1 ? { summary: promptSummary(messages) } : {}) }, { kind: 'prompt', body: promptJson });
+    emitTurnEvent(d, turn, 'model_invoked', { step, model: asked, stream: true });
     let result: ModelResult;
     const called = performance.now();
     try {
@@ -90,7 +92,7 @@ export async function modelAndToolLoop(d: ChatDeps, turn: Turn, prompt: Prompt):
     } catch (err) {
       if (signal.aborted) return { outcome: clientClosed(turn) };
       const e = err instanceof InferenceError ? err : classifyThrown(err);
-      turn.journal?.ended('model_call', performance.now() - called, 'error', { call: step, model_role: role, code: e.code });
+      turn.journal?.ended('model_call', performance.now() - called, 'error', { call: step, model_role: role, ...(prompt.model ? { model: prompt.model } : {}), code: e.code });
       return { outcome: await failTurn(d, turn, e.code, e.message) };
     }
     recordResponse(d, turn, step, result);

@@ -6,6 +6,7 @@
  */
 import type { ContextOutcome, OpenAiMessage } from '../ports.js';
 import { guardContent } from './guard-context.js';
+import { knowledgeFilterOf } from '../agents/scoped-calls.js';
 import type { ChatDeps, Turn } from './turn.js';
 
 /** Whether this turn looks up context (settings `contextPrefetch`, and a user text to look for). */
@@ -20,11 +21,15 @@ export function wantsContext(d: Pick<ChatDeps, 'settings'>, userText: string): b
 export async function prefetchContext(d: Pick<ChatDeps, 'context' | 'guardrail' | 'settings'>, turn: Turn, userText: string): Promise<OpenAiMessage | null> {
   const { who, agentId } = turn.p;
   const noted = turn.journal?.begin('prefetch');
-  // Issue 17 item 1: an agent with memory scope `none` reads no memories.
+  // Issue 17 item 1: an agent with memory scope `none` reads no memories, `agent` only its own;
+  // its `knowledge` narrows retrieval (within the user's visibility).
   const noMemory = turn.p.agent?.memoryScope === 'none';
+  const agentOnly = turn.p.agent?.memoryScope === 'agent';
+  const filter = knowledgeFilterOf(turn.p.agent);
   const fetched = await Promise.all([
-    noMemory ? { available: true, snippets: [] } as ContextOutcome : d.context.memories(userText, { tenant_id: who.tenantId, user_id: who.userId, agent_id: agentId }, who.headers),
-    d.context.knowledge(userText, who.tenantId, who.headers),
+    noMemory ? { available: true, snippets: [] } as ContextOutcome
+      : d.context.memories(userText, { tenant_id: who.tenantId, user_id: who.userId, agent_id: agentId }, who.headers, agentOnly ? { agentOnly } : undefined),
+    d.context.knowledge(userText, who.tenantId, who.headers, filter),
   ]);
   // Issue 16 item 4: every chunk and memory passes the guardrail before the model sees it.
   const [mem, kn] = await Promise.all(fetched.map((o) => guardSnippets(d, turn, o)));

@@ -11,6 +11,7 @@ import type { ToolOutput, ToolPolicy, ToolResult } from '../../contracts.js';
 import type { ModelResult, ModelToolCall, NewMessage, OpenAiMessage } from '../ports.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import { guardContent } from './guard-context.js';
+import { agentServiceCall } from '../agents/scoped-calls.js';
 import { checkFiles, committedFiles, storeFiles } from './tool-files.js';
 import { clientClosed, cutResult, emitTurnEvent, nextId, round, type ChatDeps, type Turn, type TurnOutcome } from './turn.js';
 
@@ -107,7 +108,8 @@ async function execute(d: Pick<ChatDeps, 'events' | 'audit' | 'serviceUrls' | 's
   try {
     res = await x.tool!.execute(x.args!, {
       tenantId: who.tenantId, userId: who.userId, agentId, sessionId: session.id, turnId: who.turnId, callId: x.call.id,
-      headers: who.headers, serviceUrls: d.serviceUrls, signal: turn.signal, callService: d.serviceCall(who.headers, turn.signal),
+      // Issue 17 item 1: the agent's knowledge filter and memory scope apply to the tool's service calls.
+      headers: who.headers, serviceUrls: d.serviceUrls, signal: turn.signal, callService: agentServiceCall(d.serviceCall(who.headers, turn.signal), agentId, turn.p.agent),
     });
     if (typeof res !== 'string' && res.isError) throw new Error(res.content);
   } catch (err) {

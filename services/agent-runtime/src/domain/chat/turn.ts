@@ -125,7 +125,7 @@ export interface Turn {
   readonly captures: Array<Promise<boolean>>;
   /** Approvals filed by this turn, with their latest state. */
   readonly approvals: ApprovalView[];
-  /** Scope of the guardrail checks. */
+  /** Scope of the guardrail checks: `agent_id` is the agent's `guardrail_policy` when set, else the agent's id. */
   readonly scope: GuardScope;
   /** Id of the stored user message ('' until the input is persisted). */
   userMessageId: string;
@@ -162,7 +162,8 @@ export function beginTurn(p: PreparedTurn, sink: EventSink, signal: AbortSignal)
   const t0 = performance.now();
   return {
     p, sink, signal, t0, trace: newTrace(p.who.turnId, p.agentId), captures: [], approvals: [],
-    scope: { tenant_id: p.who.tenantId, agent_id: p.agentId }, userMessageId: '', journal: new TurnJournal(),
+    // Issue 17 item 1: an agent's `guardrail_policy` names the guardrail's agent-level policy override the checks apply.
+    scope: { tenant_id: p.who.tenantId, agent_id: p.agent?.guardrailPolicy ?? p.agentId }, userMessageId: '', journal: new TurnJournal(),
   };
 }
 

@@ -2,7 +2,7 @@
  * Ports of the skill library (issue 17 item 2): the store of skills and their versions
  * (store/skills.ts). Pure types.
  */
-import type { CatalogScope, SkillVersion } from '../../contracts.js';
+import type { CatalogScope, SkillFile, SkillVersion } from '../../contracts.js';
 
 /** A stored skill at its current version (table `skills`, migration 0008). */
 export interface SkillRow {
@@ -15,6 +15,8 @@ export interface SkillRow {
   content: string;
   version: number;
   sha256: string;
+  /** Optional files by path (migration 0013; `[]` when none). */
+  files: SkillFile[];
   created_at: string;
   updated_at: string;
 }
