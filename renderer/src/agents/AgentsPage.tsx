@@ -1,78 +1,25 @@
 /**
  * Agents (issue 17 item 6; spec "Agent runtime surfaces" `/v1/agents`): the agents the user may run,
- * a form to create one (name, description, instructions, tools: tool groups and MCP servers, scope:
- * personal, or tenant for admins), edit and delete for the ones the user may change. The default
- * agent is read-only. Shows "not available" while the runtime has no catalog.
+ * the form to create one (`AgentForm.tsx`: every field of the agent contract), edit and delete for
+ * the ones the user may change. The default agent is read-only. Shows "not available" while the runtime has no catalog.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { invalidate, useQuery } from '../api/cache';
 import { api } from '../api/http';
-import type { AgentInput, AgentView, CatalogScope, McpServerView, ProfileView } from '../api/types';
+import type { AgentView, McpServerView, ProfileView } from '../api/types';
 import { useAction } from '../app/use-action';
 import { Link } from '../app/Link';
 import { TOOL_GROUPS, listOf, notAvailable, useAgentChoice, useFreshQuery } from './catalog';
+import { AgentForm } from './AgentForm';
 import './agents.css';
 
-/** Form state of an agent. */
-interface Draft { name: string; description: string; instructions: string; tools: string[]; scope: CatalogScope }
-
-const EMPTY: Draft = { name: '', description: '', instructions: '', tools: [], scope: 'personal' };
-
-function draftOf(a: AgentView): Draft {
-  return { name: a.name, description: a.description ?? '', instructions: a.instructions ?? '', tools: [...(a.tools ?? [])], scope: a.scope };
-}
-
-function bodyOf(d: Draft): AgentInput {
-  return { name: d.name.trim(), description: d.description.trim(), instructions: d.instructions, tools: d.tools, scope: d.scope };
-}
-
-/** The create / edit form. `agent` null = create. */
-function AgentForm({ agent, isAdmin, servers, onDone }: { agent: AgentView | null; isAdmin: boolean; servers: McpServerView[]; onDone: () => void }) {
-  const [d, setD] = useState<Draft>(agent ? draftOf(agent) : EMPTY);
-  const { busy, error, run } = useAction();
-  const toggle = (id: string, on: boolean): void => setD({ ...d, tools: on ? [...d.tools, id] : d.tools.filter((t) => t !== id) });
-  const submit = (e: FormEvent): void => {
-    e.preventDefault();
-    void run(async () => {
-      if (agent) await api<AgentView>(`/v1/agents/${encodeURIComponent(agent.id)}`, { method: 'PUT', json: bodyOf(d) });
-      else await api<AgentView>('/v1/agents', { method: 'POST', json: bodyOf(d) });
-      invalidate('/v1/agents');
-      if (!agent) setD(EMPTY);
-      onDone();
-    });
-  };
-  const known = new Set([...TOOL_GROUPS.map(([id]) => id), ...servers.map((s) => s.id)]);
-  const named = d.tools.filter((t) => !known.has(t));
-  return (
-    <form className="card catalog-form" aria-label={agent ? `Edit agent ${agent.name}` : 'New agent'} onSubmit={submit}>
-      <h2>{agent ? `Edit ${agent.name}` : 'New agent'}</h2>
-      <label>Name<input value={d.name} maxLength={128} required onChange={(e) => setD({ ...d, name: e.target.value })} /></label>
-      <label>Description<input value={d.description} maxLength={1000} onChange={(e) => setD({ ...d, description: e.target.value })} /></label>
-      <label>Instructions<textarea value={d.instructions} rows={6} maxLength={32000} placeholder="How this agent should work, what it should focus on…"
-        onChange={(e) => setD({ ...d, instructions: e.target.value })} /></label>
-      <fieldset className="tool-choice">
-        <legend>Tools <span className="muted small">(none ticked = the default set, no MCP servers)</span></legend>
-        {TOOL_GROUPS.map(([id, label]) => (
-          <label key={id}><input type="checkbox" checked={d.tools.includes(id)} onChange={(e) => toggle(id, e.target.checked)} />{label}</label>
-        ))}
-        {servers.filter((s) => !s.opted_out).map((s) => (
-          <label key={s.id}><input type="checkbox" checked={d.tools.includes(s.id)} onChange={(e) => toggle(s.id, e.target.checked)} />MCP: {s.name}</label>
-        ))}
-        {named.map((t) => <label key={t}><input type="checkbox" checked onChange={() => toggle(t, false)} />{t}</label>)}
-      </fieldset>
-      <label>Scope
-        <select value={d.scope} disabled={!!agent} onChange={(e) => setD({ ...d, scope: e.target.value as CatalogScope })}>
-          <option value="personal">Personal (only me)</option>
-          {(isAdmin || d.scope === 'tenant') && <option value="tenant">Tenant (everyone)</option>}
-        </select>
-      </label>
-      <div className="row-buttons">
-        <button type="submit" className="primary" disabled={busy || !d.name.trim()}>{agent ? 'Save agent' : 'Create agent'}</button>
-        {agent && <button type="button" className="link" onClick={onDone}>Cancel</button>}
-      </div>
-      {error && <p className="error small" role="alert">{error}</p>}
-    </form>
-  );
+/** "model role x · memory agent · approval ask · tags a, b" summary of an agent's settings. */
+function settingsLine(a: AgentView): string {
+  const k = a.knowledge;
+  const knowledge = [k?.audiences?.length ? `audiences ${k.audiences.join(', ')}` : '', k?.tags?.length ? `tags ${k.tags.join(', ')}` : '',
+    k?.document_ids?.length ? `${k.document_ids.length} document(s)` : ''].filter(Boolean);
+  return [`model ${a.model ?? a.model_role ?? 'default'}${a.model && a.model_role ? ` (${a.model_role})` : ''}`, `memory ${a.memory_scope ?? 'user'}`,
+    `approval ${a.tool_approval ?? 'auto'}`, ...knowledge, ...(a.guardrail_policy ? [`guardrail ${a.guardrail_policy}`] : [])].join(' · ');
 }
 
 function AgentCard({ a, me, isAdmin, servers }: { a: AgentView; me: string | null; isAdmin: boolean; servers: McpServerView[] }) {
@@ -95,6 +42,7 @@ function AgentCard({ a, me, isAdmin, servers }: { a: AgentView; me: string | nul
       {a.description && <p>{a.description}</p>}
       {a.instructions && <p className="muted small clamp">{a.instructions}</p>}
       <p className="small">Tools: {(a.tools ?? []).length ? a.tools.map(toolLabel).join(', ') : 'default set'}</p>
+      <p className="small muted" data-testid="agent-settings">{settingsLine(a)}</p>
       <div className="row-buttons">
         <button type="button" className="link" onClick={() => { agentPicked(a.is_default ? null : a.id); }}>Use in chat</button>
         {editable && <button type="button" className="link" onClick={() => setEditing(true)} aria-label={`Edit agent ${a.name}`}>Edit</button>}

@@ -12,11 +12,14 @@ const TIME_ZONE: string | null = (() => { try { return Intl.DateTimeFormat().res
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** The request field a validation error names (`body.model_role`), when the server says. */
+  readonly field: string | null;
+  constructor(status: number, code: string, message: string, field: string | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }
 
@@ -24,14 +27,16 @@ export class ApiError extends Error {
 export async function errorOf(res: Response): Promise<ApiError> {
   let code = `http_${res.status}`;
   let message = res.statusText || `HTTP ${res.status}`;
+  let field: string | null = null;
   try {
-    const body = await res.json() as { error?: unknown; code?: unknown; message?: unknown };
+    const body = await res.json() as { error?: unknown; code?: unknown; message?: unknown; field?: unknown };
     if (typeof body.code === 'string') code = body.code;
+    if (typeof body.field === 'string') field = body.field;
     if (typeof body.error === 'string') message = body.error;
     else if (typeof body.message === 'string') message = body.message;
     else if (body.error && typeof body.error === 'object' && typeof (body.error as { message?: unknown }).message === 'string') message = (body.error as { message: string }).message;
   } catch { /* not JSON: keep the status text */ }
-  return new ApiError(res.status, code, message);
+  return new ApiError(res.status, code, message, field);
 }
 
 /** Options of `api()`. */

@@ -55,5 +55,5 @@ export type Citation = Omit<ToolCitation, 'score'> & Partial<Pick<ToolCitation, 
 // under the names the renderer's pages use.
 export type {
   AgentView, AgentCreate as AgentInput, CatalogScope, SkillView, SkillCreate as SkillInput, SkillVersion as SkillVersionView,
-  McpServerView, McpServerInput, McpHealth as McpHealthView, McpToolList,
+  McpServerView, McpServerInput, McpHealth as McpHealthView, McpToolList, McpAuthorizationView,
 } from '../../../services/agent-runtime/src/contracts.js';

@@ -13,6 +13,8 @@ import { listOf, notAvailable, useFreshQuery } from '../agents/catalog';
 import { HealthBadge } from './health';
 import { ServerTools } from './tools';
 import { RegisterServer } from './forms';
+import { UserPlugins } from '../plugins/UserPlugins';
+import { McpAuthorize } from './authorize';
 import '../agents/agents.css';
 
 function where(s: McpServerView): string {
@@ -39,6 +41,7 @@ function ServerCard({ s, admin, me }: { s: McpServerView; admin: boolean; me: st
         {s.opted_out ? <span className="muted small">opted out</span> : <HealthBadge base={base} name={s.name} />}
       </div>
       <p className="small"><code>{where(s)}</code></p>
+      {!admin && !s.opted_out && s.transport === 'streamable_http' && <McpAuthorize id={s.id} name={s.name} />}
       <div className="row-buttons">
         <button type="button" className="link" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide tools' : 'Tools'}</button>
         {tenant && (
@@ -90,6 +93,7 @@ export default function McpPage() {
         </section>
         <RegisterServer admin={false} />
       </div>
+      <UserPlugins />
       {isAdmin && (
         <div className="catalog-grid">
           <section aria-label="Tenant MCP servers">

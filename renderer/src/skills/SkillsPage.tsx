@@ -12,11 +12,16 @@ import type { CatalogScope, ProfileView, SkillInput, SkillVersionView, SkillView
 import { useAction } from '../app/use-action';
 import { renderMarkdown } from '../chat/markdown';
 import { listOf, notAvailable, useFreshQuery } from '../agents/catalog';
+import { fieldErrors, type FieldErrors } from '../agents/field-errors';
+import { SkillFiles, type SkillFile } from './SkillFiles';
 import '../agents/agents.css';
 
-interface Draft { name: string; description: string; content: string; scope: CatalogScope }
+interface Draft { name: string; description: string; content: string; scope: CatalogScope; files: SkillFile[] }
 
-const EMPTY: Draft = { name: '', description: '', content: '', scope: 'personal' };
+const EMPTY: Draft = { name: '', description: '', content: '', scope: 'personal', files: [] };
+
+/** A skill as answered, with its optional files (issue 17 item 2: `files: [{path, content}]`). */
+type SkillWithFiles = SkillView & { files?: SkillFile[] };
 
 /** Skill names the model calls `load_skill` with: short, no spaces (kept loose; the server decides). */
 const NAME_HINT = 'lowercase-with-dashes';
@@ -42,28 +47,42 @@ function Versions({ skill }: { skill: SkillView }) {
 
 function Editor({ skill, isAdmin, onSaved }: { skill: SkillView | null; isAdmin: boolean; onSaved: (s: SkillView | null) => void }) {
   // The list may leave the body out: read the skill itself.
-  const full = useQuery<SkillView>(skill ? `/v1/skills/${encodeURIComponent(skill.id)}` : null);
+  const full = useQuery<SkillWithFiles>(skill ? `/v1/skills/${encodeURIComponent(skill.id)}` : null);
   const [d, setD] = useState<Draft>(EMPTY);
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const { busy, error, run } = useAction<'save' | 'delete'>();
+  const [fieldErr, setFieldErr] = useState<FieldErrors>({});
   const [confirm, setConfirm] = useState(false);
   // Fill the form once per loaded version (state adjusted while rendering, React's pattern for
   // state derived from a changing input; the editor is keyed by the skill).
-  const src = skill ? (full.data ?? skill) : null;
+  const src: SkillWithFiles | null = skill ? (full.data ?? skill) : null;
   const srcKey = src && src.content !== undefined ? `${src.id}@${src.version}` : null;
   if (src && srcKey && srcKey !== loadedFor) {
     setLoadedFor(srcKey);
-    setD({ name: src.name, description: src.description ?? '', content: src.content ?? '', scope: src.scope });
+    setD({ name: src.name, description: src.description ?? '', content: src.content ?? '', scope: src.scope, files: (src.files ?? []).map((f) => ({ ...f })) });
   }
   const submit = (e: FormEvent): void => {
     e.preventDefault();
-    const body: SkillInput = { name: d.name.trim(), description: d.description.trim(), content: d.content, ...(skill ? {} : { scope: d.scope }) };
+    // Files are sent when there are some, or when the stored skill had some (so removing all of them saves).
+    const hadFiles = (src?.files?.length ?? 0) > 0;
+    const body: SkillInput & { files?: SkillFile[] } = {
+      name: d.name.trim(), description: d.description.trim(), content: d.content, ...(skill ? {} : { scope: d.scope }),
+      ...(d.files.length || hadFiles ? { files: d.files } : {}),
+    };
+    setFieldErr({});
     void run(async () => {
-      const saved = skill
-        ? await api<SkillView>(`/v1/skills/${encodeURIComponent(skill.id)}`, { method: 'PUT', json: body })
-        : await api<SkillView>('/v1/skills', { method: 'POST', json: body });
-      invalidate('/v1/skills');
-      onSaved(saved ?? null);
+      try {
+        const saved = skill
+          ? await api<SkillView>(`/v1/skills/${encodeURIComponent(skill.id)}`, { method: 'PUT', json: body })
+          : await api<SkillView>('/v1/skills', { method: 'POST', json: body });
+        invalidate('/v1/skills');
+        if (skill) invalidate(`/v1/skills/${encodeURIComponent(skill.id)}`);
+        onSaved(saved ?? null);
+      } catch (err) {
+        const by = fieldErrors(err);
+        setFieldErr(by);
+        if (by['']) throw err;
+      }
     }, 'save');
   };
   return (
@@ -89,6 +108,8 @@ function Editor({ skill, isAdmin, onSaved }: { skill: SkillView | null; isAdmin:
             <div className="md" dangerouslySetInnerHTML={{ __html: renderMarkdown(d.content || '*Nothing written yet.*') }} />
           </section>
         </div>
+        <SkillFiles key={loadedFor ?? 'new'} files={d.files} onChange={(files) => setD({ ...d, files })} error={fieldErr.files ?? null} />
+        {Object.entries(fieldErr).filter(([k]) => k && k !== 'files').map(([k, m]) => <p key={k} className="error small" role="alert">{k}: {m}</p>)}
         <div className="row-buttons">
           <button type="submit" className="primary" disabled={busy || !d.name.trim() || !d.description.trim() || !d.content.trim()}>{skill ? 'Save new version' : 'Create skill'}</button>
           {skill && (confirm ? (
