@@ -16,6 +16,8 @@ import { RolesPanel } from './RolesPanel';
 import { PoliciesPanel } from './PoliciesPanel';
 import { AgentOpsPanel } from './AgentOpsPanel';
 import { IdentityPanel } from './IdentityPanel';
+import { WebhooksPanel } from './WebhooksPanel';
+import { ConnectorsPanel } from './ConnectorsPanel';
 
 const TABS = [
   ['mission-control', 'Mission control'],
@@ -30,6 +32,8 @@ const TABS = [
   ['roles', 'Roles'],
   ['policies', 'Policies'],
   ['agentops', 'AgentOps'],
+  ['webhooks', 'Webhooks'],
+  ['connectors', 'Connectors'],
 ] as const;
 
 export default function AdminPage({ tab }: { tab: string | null }) {
@@ -52,6 +56,8 @@ export default function AdminPage({ tab }: { tab: string | null }) {
       {current === 'users' && <UsersPanel />}
       {current === 'identity' && <IdentityPanel />}
       {current === 'usage' && <UsagePanel />}
+      {current === 'webhooks' && <WebhooksPanel />}
+      {current === 'connectors' && <ConnectorsPanel />}
     </div>
   );
 }

@@ -27,6 +27,8 @@ const AccountPage = lazy(() => import('../account/AccountPage'));
 const AgentsPage = lazy(() => import('../agents/AgentsPage'));
 const SkillsPage = lazy(() => import('../skills/SkillsPage'));
 const McpPage = lazy(() => import('../mcp/McpPage'));
+const PluginsPage = lazy(() => import('../plugins/PluginsPage'));
+const IntegrationsPage = lazy(() => import('../integrations/IntegrationsPage'));
 
 export function App() {
   const status = useApp((s) => s.authStatus);
@@ -84,6 +86,8 @@ export function App() {
         {r.page === 'agents' && <AgentsPage />}
         {r.page === 'skills' && <SkillsPage />}
         {r.page === 'mcp' && <McpPage />}
+        {r.page === 'plugins' && <PluginsPage />}
+        {r.page === 'integrations' && <IntegrationsPage />}
         {openReceipt && <ReceiptDrawer turnId={openReceipt} />}
       </Suspense>
     </Shell>

@@ -25,6 +25,7 @@ export function Shell({ page, children }: { page: string; children: ReactNode })
           <Link to="/agents" current={page === 'agents'}>Agents</Link>
           <Link to="/skills" current={page === 'skills'}>Skills</Link>
           <Link to="/mcp" current={page === 'mcp'}>MCP</Link>
+          {isAdmin && <Link to="/plugins" current={page === 'plugins'}>Plugins</Link>}
           <Link to="/receipts" current={page === 'receipts'}>Receipts</Link>
           <Link to="/approvals" current={page === 'approvals'}>Approvals{count > 0 && <span className="count" aria-label={`${count} pending`}>{count}</span>}</Link>
           {isAdmin && <Link to="/admin" current={page === 'admin'}>Admin</Link>}
@@ -32,6 +33,7 @@ export function Shell({ page, children }: { page: string; children: ReactNode })
         <div className="who">
           <NotificationBell />
           <Link to="/profile" current={page === 'profile'} className="who-profile"><span title={me.data?.email ? `${me.data.email}: profile and secrets` : 'Profile and secrets'}>{me.data?.display_name || me.data?.email || 'Profile'}</span></Link>
+          <Link to="/integrations" current={page === 'integrations'}><span title="Services you connect with your account">Integrations</span></Link>
           <Link to="/account" current={page === 'account'}><span title="Phones, recovery codes and sign-in">Account</span></Link>
           <button type="button" className="link" onClick={signOut}>Sign out</button>
         </div>

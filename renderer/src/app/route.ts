@@ -1,7 +1,7 @@
 /** The client-side routes: a path to the page it shows and the page's parameter (plain TypeScript, unit-tested in Node). */
 
 /** The pages of the signed-in app. */
-export type PageName = 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory' | 'notifications' | 'overview' | 'profile' | 'account' | 'agents' | 'skills' | 'mcp';
+export type PageName = 'chat' | 'receipts' | 'approvals' | 'admin' | 'knowledge' | 'memory' | 'notifications' | 'overview' | 'profile' | 'account' | 'agents' | 'skills' | 'mcp' | 'plugins' | 'integrations';
 
 /**
  * Route match: `/chat/:id`, `/receipts/:turn`, `/admin/:tab`, `/knowledge/:id` ...; anything else
@@ -23,6 +23,8 @@ export function route(path: string): { page: PageName; param: string | null } {
     case 'agents': return { page: 'agents', param };
     case 'skills': return { page: 'skills', param };
     case 'mcp': return { page: 'mcp', param };
+    case 'plugins': return { page: 'plugins', param };
+    case 'integrations': return { page: 'integrations', param };
     default: return { page: 'chat', param: first === 'chat' ? param : null };
   }
 }

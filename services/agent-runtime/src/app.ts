@@ -62,13 +62,33 @@ import { agentRoutes } from './routes/agents.js';
 import { skillRoutes } from './routes/skills.js';
 import { createOutboundAgent } from '../../shared/http/outbound-agent.js';
 import { workstationEndpoints } from '../../shared/http/outbound.js';
-import { sdkConnector } from './clients/mcp.js';
+import { guardedFetch, sdkConnector } from './clients/mcp.js';
+import { finishMcpAuthorization, VaultOAuthProvider } from './clients/mcp-oauth.js';
+import { McpAuthorizations, SealedMcpOAuthVault } from './domain/mcp/oauth-vault.js';
+import { mcpOAuthRoutes } from './routes/mcp-oauth.js';
 import { McpCatalog } from './domain/mcp/catalog.js';
 import { McpConnections } from './domain/mcp/connections.js';
 import type { ToolGate } from './domain/tool-policy.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { Plugins } from './domain/mcp/plugins.js';
 import { pluginRoutes } from './routes/mcp-plugins.js';
+import { OpenIdOAuthClient } from './clients/oauth.js';
+import { OAuthFlows } from './domain/oauth/flows.js';
+import { OAuthProviders } from './domain/oauth/providers.js';
+import { TokenRefresher } from './domain/oauth/refresher.js';
+import { RUNTIME_PRODUCER } from './domain/notifications/wiring.js';
+import { softNotify } from './domain/notifications/producers.js';
+import { oauthRoutes } from './routes/oauth.js';
+import { WebhookRunner } from './domain/webhooks/runner.js';
+import { WebhookService } from './domain/webhooks/service.js';
+import { auditedDeliveries, inboxNotifier } from './domain/webhooks/wiring.js';
+import { webhookAdminRoutes } from './routes/webhooks.js';
+import { webhookDeliveryRoutes } from './routes/webhook-delivery.js';
+import { HttpConnectorKnowledge } from './clients/connector-knowledge.js';
+import { connectorSources } from './clients/connector-sources.js';
+import { ConnectorAdmin } from './domain/connectors/service.js';
+import { ConnectorSync } from './domain/connectors/sync.js';
+import { connectorRoutes } from './routes/connectors.js';
 
 /** How often plug-in sources are probed once the first seconds are over, ms. */
 const PLUGIN_PROBE_MS = 30_000;
@@ -141,9 +161,21 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
       model: new ProfileCurationClient(cfg.serviceUrls['inference-router'], model, cfg.modelTimeoutSeconds * 1000),
     });
     ctx.onClose(() => curator.close());
-    const vault = new SecretVault({ store: store.secrets, log: logger, openKeyring: () => openDataKeyring(cfg.dataDir, { mode: cfg.secretStore, log: logger }) });
-    mcp = new McpConnections({ store: store.mcpServers, catalog: mcpCatalog, registry: tools, connect: sdkConnector(mcpPolicy, mcpDispatcher), resolveSecret: (t, u, n) => vault.resolve(t, u, n), log: logger });
+    // One data keyring for the vault and the webhook secrets (issue 18 item 2); a failed open is retried on next use.
+    let keyringOpen: ReturnType<typeof openDataKeyring> | null = null;
+    const dataKeyring = (): ReturnType<typeof openDataKeyring> => {
+      keyringOpen ??= openDataKeyring(cfg.dataDir, { mode: cfg.secretStore, log: logger }).catch((err: unknown) => { keyringOpen = null; throw err; });
+      return keyringOpen;
+    };
+    const vault = new SecretVault({ store: store.secrets, log: logger, openKeyring: dataKeyring });
+    // MCP authorization (issue 17 item 3): per-user OAuth records sealed under the data keyring; the callback is `{public_url}/v1/oauth/mcp/callback`.
+    const mcpOAuth = { vault: new SealedMcpOAuthVault(store.mcpOAuth, dataKeyring), redirectUrl: `${cfg.publicUrl.replace(/\/+$/, '')}/v1/oauth/mcp/callback` };
+    mcp = new McpConnections({ store: store.mcpServers, catalog: mcpCatalog, registry: tools, connect: sdkConnector(mcpPolicy, mcpDispatcher, mcpOAuth), resolveSecret: (t, u, n) => vault.resolve(t, u, n), log: logger });
     const mcpConnections = mcp;
+    const mcpAuthorizations = new McpAuthorizations({
+      vault: mcpOAuth.vault, catalog: mcpCatalog, connections: mcpConnections,
+      finish: (key, url, code) => finishMcpAuthorization(new VaultOAuthProvider(mcpOAuth.vault, key, mcpOAuth.redirectUrl), url, code, guardedFetch(mcpDispatcher)),
+    });
     ctx.onClose(async () => { await mcpConnections.closeAll(); await mcpDispatcher.close(); });
     ctx.background('mcp-servers', () => { void mcpConnections.warmAll(); });
     const workspace = workspaceSurfaces({
@@ -195,6 +227,40 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     await ctx.app.register(agentRoutes, { tenantId, agents });
     await ctx.app.register(skillRoutes, { tenantId, skills });
     await ctx.app.register(mcpRoutes, { tenantId, catalog: mcpCatalog, connections: mcpConnections });
+    await ctx.app.register(mcpOAuthRoutes, { tenantId, authorizations: mcpAuthorizations });
     await ctx.app.register(pluginRoutes, { tenantId, plugins });
+    // Per-user OAuth integrations (issue 18 item 1): provider calls through the outbound guard; tokens sealed under the data keyring; a background refresher.
+    const oauthDispatcher = createOutboundAgent(mcpPolicy);
+    const oauthClient = new OpenIdOAuthClient({ dispatcher: oauthDispatcher, policy: mcpPolicy });
+    const oauthProviders = new OAuthProviders({ store: store.oauth, client: oauthClient, secret: (t, n) => vault.resolve(t, null, n) });
+    let oauthRefresher: TokenRefresher | null = null;
+    const oauthFlows = new OAuthFlows({
+      store: store.oauth, providers: oauthProviders, client: oauthClient, openKeyring: dataKeyring, publicUrl: cfg.publicUrl, log: logger,
+      notify: softNotify((n) => notifications.inbox.deliver(RUNTIME_PRODUCER, n), logger), changed: () => oauthRefresher?.poke(),
+    });
+    oauthRefresher = new TokenRefresher(oauthFlows, logger);
+    const refresher = oauthRefresher;
+    ctx.onClose(async () => { refresher.stop(); await oauthDispatcher.close(); });
+    ctx.background('oauth-refresher', () => { refresher.start(); });
+    workspace.integrations.register('oauth', (who) => oauthFlows.integrations(who));
+    await ctx.app.register(oauthRoutes, { tenantId, providers: oauthProviders, flows: oauthFlows, publicUrl: cfg.publicUrl });
+    // Signed webhooks (issue 18 item 2): an agent_run target runs as a turn of its own (runner.ts).
+    const webhookRunner = new WebhookRunner({ engine, events, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys, log: logger });
+    ctx.app.addHook('preClose', async () => { await webhookRunner.close(); });
+    const webhooks = new WebhookService({
+      store: store.webhooks, keyring: dataKeyring, runner: webhookRunner, notifier: inboxNotifier(notifications.inbox), audit: auditedDeliveries(audit, logger),
+      agentVisible: (t, u, a) => { try { agents.get({ tenantId: t, userId: u, isAdmin: true }, a); return true; } catch { return false; } },
+    });
+    await ctx.app.register(webhookAdminRoutes, { tenantId, webhooks });
+    await ctx.app.register(webhookDeliveryRoutes, { tenantId, webhooks });
+    // Knowledge connectors (issue 18 item 3): jobs persisted, resumed at start, scheduled in the background, stopped on close.
+    const connectorDeps = {
+      store: store.connectors, log: logger, open: connectorSources((t, n) => vault.resolve(t, null, n), mcpPolicy),
+      sink: new HttpConnectorKnowledge({ baseUrl: cfg.serviceUrls.knowledge, principalKeys: cfg.principalKeys }),
+    };
+    const connectorSync = new ConnectorSync(connectorDeps);
+    ctx.app.addHook('preClose', async () => { await connectorSync.close(); });
+    ctx.background('connector-sync', () => { connectorSync.resume(); connectorSync.startSchedule(); });
+    await ctx.app.register(connectorRoutes, { tenantId, connectors: new ConnectorAdmin(connectorDeps), sync: connectorSync });
   },
 });

@@ -48,3 +48,6 @@ export * from './contracts/secrets.js';
 export * from './contracts/agents.js';
 export * from './contracts/skills.js';
 export * from './contracts/mcp.js';
+export * from './contracts/oauth.js';
+export * from './contracts/webhooks.js';
+export * from './contracts/connectors.js';

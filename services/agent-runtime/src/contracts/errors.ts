@@ -10,11 +10,20 @@
  */
 import type { CommonErrorCode, ErrorTable } from '../../../shared/kit/domain-error.js';
 import { MCP_ERRORS } from './mcp.js';
+import { OAUTH_ERRORS } from './oauth.js';
+import { WEBHOOK_ERRORS } from './webhooks.js';
+import { CONNECTOR_ERRORS } from './connectors.js';
 
 /** Code -> HTTP status. */
 export const AGENT_RUNTIME_ERRORS = {
   /** MCP servers (issue 17 item 3; contracts/mcp.ts). */
   ...MCP_ERRORS,
+  /** OAuth providers and per-user integrations (issue 18 item 1; contracts/oauth.ts). */
+  ...OAUTH_ERRORS,
+  /** Signed webhooks (issue 18 item 2; contracts/webhooks.ts). */
+  ...WEBHOOK_ERRORS,
+  /** Knowledge connectors (issue 18 item 3; contracts/connectors.ts). */
+  ...CONNECTOR_ERRORS,
   session_not_found: 404,
   folder_not_found: 404,
   message_not_found: 404,

@@ -29,9 +29,17 @@ import type { AgentStore } from '../domain/agents/ports.js';
 import type { SkillStore } from '../domain/skills/ports.js';
 import { SqliteAgentStore } from './agents.js';
 import { SqliteSkillStore } from './skills.js';
+import type { OAuthStore } from '../domain/oauth/ports.js';
+import { SqliteOAuthStore } from './oauth.js';
+import type { WebhookStore } from '../domain/webhooks/ports.js';
+import { SqliteWebhookStore } from './webhooks.js';
+import type { ConnectorStore } from '../domain/connectors/ports.js';
+import { SqliteConnectorStore } from './connectors.js';
+import type { McpOAuthRowStore } from '../domain/mcp/oauth-vault.js';
+import { SqliteMcpOAuthStore } from './mcp-oauth.js';
 
 /** The runtime's stores over one open database, plus `tx`, `isOpen` and `close`. */
-export type RuntimeStore = Store<{ sessions: SessionStore; folders: FolderStore; approvals: ApprovalStore; policies: PolicyStore; conversations: ConversationStore; notifications: NotificationStore; permissionProfiles: ProfileStore; turnStats: TurnStatsStore; userProfiles: UserProfileStore; secrets: SecretStore; contextRecords: ContextRecordStore; agents: AgentStore; skills: SkillStore; mcpServers: McpServerStore; pluginRules: PluginRuleStore }>;
+export type RuntimeStore = Store<{ sessions: SessionStore; folders: FolderStore; approvals: ApprovalStore; policies: PolicyStore; conversations: ConversationStore; notifications: NotificationStore; permissionProfiles: ProfileStore; turnStats: TurnStatsStore; userProfiles: UserProfileStore; secrets: SecretStore; contextRecords: ContextRecordStore; agents: AgentStore; skills: SkillStore; mcpServers: McpServerStore; mcpOAuth: McpOAuthRowStore; pluginRules: PluginRuleStore; webhooks: WebhookStore; oauth: OAuthStore; connectors: ConnectorStore }>;
 
 /**
  * Open (and migrate) the runtime's database.
@@ -46,7 +54,10 @@ export function openRuntimeStore(cfg: { dbDir: string; migrationsDir: string }):
     notifications: new SqliteNotificationStore(db),
     userProfiles: new SqliteUserProfileStore(db), secrets: new SqliteSecretStore(db),
     contextRecords: new SqliteContextRecordStore(db),
-    mcpServers: new SqliteMcpServerStore(db), pluginRules: new SqlitePluginRuleStore(db),
+    mcpServers: new SqliteMcpServerStore(db), mcpOAuth: new SqliteMcpOAuthStore(db), pluginRules: new SqlitePluginRuleStore(db),
     agents: new SqliteAgentStore(db), skills: new SqliteSkillStore(db),
+    webhooks: new SqliteWebhookStore(db),
+    oauth: new SqliteOAuthStore(db),
+    connectors: new SqliteConnectorStore(db),
   }));
 }

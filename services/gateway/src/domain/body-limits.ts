@@ -12,7 +12,7 @@
  */
 import type { UpstreamName } from '../../../shared/services.js';
 import { SANDBOX_BODY_LIMIT_BYTES } from '../../../sandbox/src/contracts.js';
-import { NOTIFICATION_BODY_LIMIT } from '../../../agent-runtime/src/contracts.js';
+import { NOTIFICATION_BODY_LIMIT, WEBHOOK_BODY_LIMIT } from '../../../agent-runtime/src/contracts.js';
 import { LOGIN_2FA_BODY_LIMIT_BYTES } from '../contracts.js';
 import type { LocalTargetName } from './route-table.js';
 
@@ -56,6 +56,9 @@ const SERVICE_LIMITS: Readonly<Record<UpstreamName, Limit>> = {
 const ROUTE_LIMITS: ReadonlyArray<{ service: UpstreamName; method: string; path: string; limit: Limit }> = [
   { service: 'audit', method: 'POST', path: '/v1/audit/artifacts', limit: fixed(48 * MiB) },
   { service: 'agent-runtime', method: 'POST', path: '/v1/internal/notifications', limit: fixed(NOTIFICATION_BODY_LIMIT) },
+  // Signed webhook deliveries (issue 18 item 2): public, so bounded tightly; `/*` covers `/v1/webhook/{hook_id}`.
+  { service: 'agent-runtime', method: 'POST', path: '/v1/webhook', limit: fixed(WEBHOOK_BODY_LIMIT) },
+  { service: 'agent-runtime', method: 'POST', path: '/v1/webhook/*', limit: fixed(WEBHOOK_BODY_LIMIT) },
   { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest', limit: knowledgeUpload },
   { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest/text', limit: knowledgeUpload },
   { service: 'knowledge', method: 'POST', path: '/v1/knowledge/ingest/batch', limit: (s) => Math.max(knowledgeUpload(s), 64 * MiB) },
@@ -88,7 +91,13 @@ export class BodyLimits {
    * rewrite, without the query), bytes.
    */
   upstream(service: UpstreamName, method: string, path: string): number {
-    return this.routes.get(`${service} ${method} ${path}`) ?? this.services.get(service)!;
+    return this.routes.get(`${service} ${method} ${path}`) ?? this.prefixed(service, method, path) ?? this.services.get(service)!;
+  }
+
+  /** The limit of a `/*` row covering one more segment under its prefix (`/v1/webhook/{hook_id}`), or undefined. */
+  private prefixed(service: UpstreamName, method: string, path: string): number | undefined {
+    const slash = path.lastIndexOf('/');
+    return slash > 0 ? this.routes.get(`${service} ${method} ${path.slice(0, slash)}/*`) : undefined;
   }
 
   /** The body limit of a gateway-owned answer (`LOCAL_LIMITS`), bytes, or null when it has none of its own. */

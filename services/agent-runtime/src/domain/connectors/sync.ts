@@ -1,0 +1,251 @@
+/**
+ * Connector sync (issue 18 item 3): jobs that bring the knowledge service in line with a source,
+ * incrementally, on demand (`enqueue`) and on a schedule (`startSchedule`).
+ *
+ * A run lists the source's current items and compares them with the stored per-item state:
+ * an item not stored is new; a stored one whose size or mtime differ is fetched, and when its
+ * sha256 differs too it is changed (ingested again, then the old documents deleted); a stored item
+ * no longer listed is deleted (its knowledge documents too). Immutable sources (IMAP messages by
+ * UIDVALIDITY/UID) skip every stored item. Each item's state is written as soon as it is done, so a
+ * job cut short by a stop (left `queued`/`running` in the store) resumes at the next start and
+ * redoes only what is not done. A part that fails to parse is stored `failed` with `last_error`;
+ * a knowledge call that fails stores the item without a fingerprint so the next run tries again.
+ * Jobs run one at a time; items of a job `CONCURRENCY` at a time.
+ */
+import { ulidFactory } from '../../../../shared/identity/ulid.js';
+import { DomainError } from '../../../../shared/kit/domain-error.js';
+import type { SyncJobView } from '../../contracts/connectors.js';
+import { connectorNotFound } from './service.js';
+import type { ConnectorRow, ConnectorSource, ConnectorStore, DocumentRow, JobRow, KnowledgeSink, SourceFactory, SourceItem } from './ports.js';
+
+const newId = ulidFactory();
+
+/** Items of one job handled at the same time. */
+export const CONCURRENCY = 4;
+
+/** How often the schedule is looked at, ms. */
+export const SCHEDULE_TICK_MS = 30_000;
+
+/** Dependencies of the sync. */
+export interface ConnectorSyncDeps {
+  store: ConnectorStore;
+  open: SourceFactory;
+  sink: KnowledgeSink;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  now?: () => Date;
+}
+
+/** The answer shape of a job. */
+export function jobView(j: JobRow): SyncJobView {
+  return {
+    job_id: j.id, connector_id: j.connector_id, state: j.state, progress: { total: j.total, done: j.done, failed: j.failed },
+    started_at: j.started_at, finished_at: j.finished_at, error: j.error,
+  };
+}
+
+/** Runs sync jobs; `close()` stops between items (the job resumes at the next start). */
+export class ConnectorSync {
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly now: () => Date;
+
+  constructor(private readonly d: ConnectorSyncDeps) {
+    this.now = d.now ?? (() => new Date());
+  }
+
+  private iso(): string { return this.now().toISOString(); }
+
+  /**
+   * Queue a sync of one connector (or all of the tenant); an unfinished job for the same target is
+   * answered instead of a second one. @throws DomainError `connector_not_found`.
+   */
+  enqueue(tenantId: string, connectorId: string | null): JobRow {
+    if (connectorId && !this.d.store.get(tenantId, connectorId)) throw connectorNotFound();
+    const active = this.d.store.activeJob(tenantId, connectorId);
+    if (active) return active;
+    const job: JobRow = { id: newId(), tenant_id: tenantId, connector_id: connectorId, state: 'queued', total: 0, done: 0, failed: 0, started_at: null, finished_at: null, error: null, created_at: this.iso() };
+    this.d.store.putJob(job);
+    this.schedule(job);
+    return job;
+  }
+
+  /** A job of the tenant. @throws DomainError `sync_job_not_found`. */
+  job(tenantId: string, id: string): SyncJobView {
+    const j = this.d.store.job(tenantId, id);
+    if (!j) throw new DomainError('sync_job_not_found', 'no such sync job');
+    return jobView(j);
+  }
+
+  /** Resume the jobs a stop left unfinished; returns how many. */
+  resume(): number {
+    const jobs = this.d.store.unfinishedJobs();
+    for (const j of jobs) this.schedule(j);
+    if (jobs.length) this.d.log.info({ jobs: jobs.length }, 'connector sync jobs cut short by a stop resumed');
+    return jobs.length;
+  }
+
+  /** Look at the schedule now and every `tickMs` (timer unref'd; cleared by `close`). */
+  startSchedule(tickMs = SCHEDULE_TICK_MS): void {
+    if (this.closed || this.timer) return;
+    this.tick();
+    this.timer = setInterval(() => this.tick(), tickMs);
+    this.timer.unref();
+  }
+
+  /** Queue the scheduled connectors that are due. */
+  tick(): void {
+    if (this.closed) return;
+    const now = this.now().getTime();
+    for (const c of this.d.store.scheduled()) {
+      if (!c.schedule_minutes) continue;
+      const last = c.last_sync_at ? Date.parse(c.last_sync_at) : 0;
+      if (now - last < c.schedule_minutes * 60_000) continue;
+      if (this.d.store.activeJob(c.tenant_id, c.id)) continue;
+      this.enqueue(c.tenant_id, c.id);
+    }
+  }
+
+  /** Stop the schedule and wait for the running item(s) to finish; unfinished jobs stay for `resume`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.chain;
+  }
+
+  /** Wait until every queued job has run (tests, benchmarks). */
+  async idle(): Promise<void> { await this.chain; }
+
+  private schedule(job: JobRow): void {
+    this.chain = this.chain.then(() => this.run(job.tenant_id, job.id)).catch((err: unknown) => {
+      this.d.log.warn({ job_id: job.id, err: (err as Error).message }, 'a connector sync job failed unexpectedly');
+    });
+  }
+
+  private async run(tenantId: string, jobId: string): Promise<void> {
+    if (this.closed) return;
+    let job = this.d.store.job(tenantId, jobId);
+    if (!job || job.state === 'succeeded' || job.state === 'failed') return;
+    job = { ...job, state: 'running', started_at: job.started_at ?? this.iso() };
+    this.d.store.putJob(job);
+    const targets = job.connector_id ? [this.d.store.get(tenantId, job.connector_id)].filter((c): c is ConnectorRow => !!c) : this.d.store.list(tenantId);
+    if (job.connector_id && !targets.length) {
+      this.d.store.putJob({ ...job, state: 'failed', error: 'the connector was deleted', finished_at: this.iso() });
+      return;
+    }
+    const errors: string[] = [];
+    for (const c of targets) {
+      if (this.closed) return;
+      try {
+        job = await this.syncConnector(job, c);
+      } catch (err) {
+        const msg = (err as Error).message;
+        errors.push(targets.length > 1 ? `${c.name}: ${msg}` : msg);
+        this.d.store.setStatus(tenantId, c.id, 'error', msg, this.iso());
+        job = this.d.store.job(tenantId, jobId) ?? job;
+      }
+    }
+    if (this.closed) return;
+    this.d.store.putJob({ ...job, state: errors.length ? 'failed' : 'succeeded', error: errors.length ? errors.join('; ') : null, finished_at: this.iso() });
+  }
+
+  /** Sync one connector under `job`; returns the job with its progress. @throws Error when the source cannot be opened or listed. */
+  private async syncConnector(job: JobRow, c: ConnectorRow): Promise<JobRow> {
+    this.d.store.setStatus(c.tenant_id, c.id, 'syncing', c.last_error, c.last_sync_at);
+    const src = await this.d.open(c);
+    try {
+      const items = await src.list(c.selected);
+      const stored = new Map<string, DocumentRow[]>();
+      for (const r of this.d.store.documents(c.tenant_id, c.id)) {
+        const list = stored.get(r.item_key);
+        if (list) list.push(r); else stored.set(r.item_key, [r]);
+      }
+      const listed = new Set(items.map((i) => i.key));
+      const todo = items.filter((i) => {
+        const rows = stored.get(i.key);
+        if (!rows) return true;
+        if (src.immutable) return rows.some((r) => r.sha256 === null && r.status === 'failed' && r.size === null);
+        return rows[0]!.size !== i.size || rows[0]!.mtime_ms !== i.mtime_ms;
+      });
+      const gone = [...stored.keys()].filter((k) => !listed.has(k));
+      const progress = { ...job, total: job.total + todo.length + gone.length };
+      this.d.store.putJob(progress);
+      const step = (failed: boolean): void => {
+        progress.done += 1;
+        if (failed) progress.failed += 1;
+        this.d.store.putJob(progress);
+      };
+      for (const key of gone) {
+        if (this.closed) return progress;
+        step(!(await this.removeItem(c, key, stored.get(key) ?? [])));
+      }
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < todo.length && !this.closed) {
+          const item = todo[next++]!;
+          step(!(await this.syncItem(c, src, item, stored.get(item.key) ?? [])));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, todo.length) }, worker));
+      if (!this.closed) this.d.store.setStatus(c.tenant_id, c.id, 'idle', null, this.iso());
+      return progress;
+    } finally {
+      await src.close().catch(() => {});
+    }
+  }
+
+  /** Delete an item's documents and state; false when knowledge could not be reached (kept for the next run). */
+  private async removeItem(c: ConnectorRow, key: string, rows: DocumentRow[]): Promise<boolean> {
+    try {
+      for (const r of rows) if (r.document_id) await this.d.sink.remove(c.tenant_id, c.owner, r.document_id);
+    } catch (err) {
+      this.d.log.warn({ connector_id: c.id, err: (err as Error).message }, 'a deleted source item could not be removed from knowledge');
+      return false;
+    }
+    this.d.store.deleteItem(c.tenant_id, c.id, key);
+    return true;
+  }
+
+  /** Ingest a new or changed item; true when every part indexed. */
+  private async syncItem(c: ConnectorRow, src: ConnectorSource, item: SourceItem, old: DocumentRow[]): Promise<boolean> {
+    const now = this.iso();
+    const base = { tenant_id: c.tenant_id, connector_id: c.id, item_key: item.key, synced_at: now };
+    let fetched;
+    try {
+      fetched = await src.fetch(item);
+    } catch (err) {
+      this.d.store.putDocument({ ...base, path_or_uid: item.key, document_id: old[0]?.document_id ?? null, status: 'failed', last_error: `read failed: ${(err as Error).message}`, size: null, mtime_ms: null, sha256: null });
+      return false;
+    }
+    if (!fetched) return this.removeItem(c, item.key, old);
+    if (old.length && fetched.sha256 && old.every((r) => r.sha256 === fetched.sha256)) {
+      for (const r of old) this.d.store.putDocument({ ...r, size: item.size, mtime_ms: item.mtime_ms });
+      return true;
+    }
+    const v = { visibility_mode: c.visibility_mode, audience_tags: c.audience_tags, user_grants: c.user_grants };
+    const rows: DocumentRow[] = [];
+    let ok = true;
+    for (const part of fetched.parts) {
+      try {
+        const out = await this.d.sink.ingest(c.tenant_id, c.owner, part, v);
+        rows.push({ ...base, path_or_uid: part.path_or_uid, document_id: out.document_id, status: out.error ? 'failed' : 'indexed', last_error: out.error, size: item.size, mtime_ms: item.mtime_ms, sha256: fetched.sha256 });
+        if (out.error) ok = false;
+      } catch (err) {
+        // Knowledge unreachable: no fingerprint, so the next run takes the item again.
+        rows.push({ ...base, path_or_uid: part.path_or_uid, document_id: null, status: 'failed', last_error: (err as Error).message, size: null, mtime_ms: null, sha256: null });
+        ok = false;
+      }
+    }
+    const kept = new Set(rows.map((r) => r.document_id));
+    for (const r of old) {
+      if (!r.document_id || kept.has(r.document_id)) continue;
+      try { await this.d.sink.remove(c.tenant_id, c.owner, r.document_id); } catch (err) {
+        this.d.log.warn({ connector_id: c.id, err: (err as Error).message }, 'a replaced connector document could not be deleted from knowledge');
+      }
+    }
+    this.d.store.deleteItem(c.tenant_id, c.id, item.key);
+    for (const r of rows) this.d.store.putDocument(r);
+    return ok;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * A private Dovecot IMAP server for tests (issue 18 item 3): runs as the current user with a
+ * generated config (plaintext IMAP on an ephemeral loopback port, no SSL), one passwd-file user
+ * and a Maildir under a temp directory. Needs Debian's `dovecot-imapd` (/usr/sbin/dovecot).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+const DOVECOT = ['/usr/sbin/dovecot', '/usr/local/sbin/dovecot'].find((p) => existsSync(p)) ?? null;
+
+/** Why dovecot cannot run here, or null when it can (tests skip with this reason). */
+export function dovecotMissing(): string | null {
+  return DOVECOT ? null : 'dovecot is not installed (apt-get install dovecot-imapd)';
+}
+
+/** A running Dovecot. */
+export interface Dovecot {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  /** Stop the server and delete its files. */
+  dispose(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => res(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise<boolean>((res) => {
+      const c = createConnection({ host: '127.0.0.1', port }, () => { c.destroy(); res(true); });
+      c.once('error', () => res(false));
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`dovecot did not listen on ${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Start a Dovecot with user `user`/`password`. @throws Error when dovecot is missing or does not start. */
+export async function startDovecot(user = 'mailuser', password = 'mail-user-password'): Promise<Dovecot> {
+  if (!DOVECOT) throw new Error(dovecotMissing()!);
+  const dir = mkdtempSync(join(tmpdir(), 'dovecot-'));
+  for (const d of ['run', 'state', 'mail', 'home']) mkdirSync(join(dir, d));
+  const me = userInfo();
+  const group = execFileSync('id', ['-gn'], { encoding: 'utf8' }).trim();
+  // Dovecot refuses to run its login and internal processes as root: as root they use its system users.
+  const root = me.uid === 0;
+  const loginUser = root ? 'dovenull' : me.username;
+  // Mail is never accessed as root: as root the mail user is dovecot's own account.
+  let mailUid = me.uid;
+  let mailGid = me.gid;
+  if (root) {
+    chmodSync(dir, 0o755);
+    mailUid = Number(execFileSync('id', ['-u', 'dovecot'], { encoding: 'utf8' }).trim());
+    mailGid = Number(execFileSync('id', ['-g', 'dovecot'], { encoding: 'utf8' }).trim());
+    for (const d of ['mail', 'home']) chownSync(join(dir, d), mailUid, mailGid);
+  }
+  const internalUser = root ? 'dovecot' : me.username;
+  const port = await freePort();
+  writeFileSync(join(dir, 'passwd'), `${user}:{PLAIN}${password}:${mailUid}:${mailGid}::${join(dir, 'home', user)}::\n`);
+  writeFileSync(join(dir, 'dovecot.conf'), [
+    'protocols = imap', 'listen = 127.0.0.1', `base_dir = ${join(dir, 'run')}`, `state_dir = ${join(dir, 'state')}`,
+    `log_path = ${join(dir, 'dovecot.log')}`, 'ssl = no', 'disable_plaintext_auth = no', 'auth_mechanisms = plain login',
+    `default_internal_user = ${internalUser}`, `default_login_user = ${loginUser}`, ...(root ? [] : [`default_internal_group = ${group}`]),
+    `mail_location = maildir:${join(dir, 'mail')}/%u`, 'mail_privileged_group =', `first_valid_uid = ${mailUid}`, `first_valid_gid = ${mailGid}`,
+    `service imap-login {\n  inet_listener imap {\n    address = 127.0.0.1\n    port = ${port}\n  }\n  inet_listener imaps {\n    port = 0\n  }\n}`,
+    'service anvil {\n  chroot =\n}', 'service imap-login {\n  chroot =\n}', 'service stats {\n  chroot =\n}',
+    `passdb {\n  driver = passwd-file\n  args = ${join(dir, 'passwd')}\n}`,
+    `userdb {\n  driver = passwd-file\n  args = ${join(dir, 'passwd')}\n}`,
+    'namespace inbox {\n  inbox = yes\n  separator = /\n}',
+    '',
+  ].join('\n'));
+  const child: ChildProcess = spawn(DOVECOT, ['-F', '-c', join(dir, 'dovecot.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => { stderr += b.toString(); });
+  try {
+    await waitForPort(port, 10_000);
+  } catch (err) {
+    child.kill('SIGTERM');
+    throw new Error(`${(err as Error).message}: ${stderr}`);
+  }
+  return {
+    host: '127.0.0.1', port, user, password,
+    async dispose() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      }
+      if (!process.env.KEEP_DOVECOT) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
