@@ -166,6 +166,10 @@ class WorkerEncoder implements EncoderClassifier {
     this.inflight = null;
     batch.jobs.forEach((job, i) => {
       const r = results?.[i];
+      const ms = performance.now() - job.at;
+      // An answer that arrives past the limit is a timeout even when its timer has not run yet (a busy
+      // event loop can deliver the worker's message before an expired timer): it never decides.
+      if (ms > this.o.timeoutMs) { this.finish(job, { state: 'timeout', reason: `no answer within ${this.o.timeoutMs} ms`, ms }); return; }
       if (r) { this.st.texts_classified++; this.finish(job, { state: 'ok', risk: r.risk, label: r.label, windows: r.windows, ms: performance.now() - job.at }); }
       else this.finish(job, { state: 'error', reason: message ?? 'the classifier failed', ms: performance.now() - job.at });
     });
