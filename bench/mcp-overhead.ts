@@ -39,7 +39,7 @@ export async function main(): Promise<Figure[]> {
   const now = new Date().toISOString();
   const row: McpServerRow = {
     id: '01BENCHMCPSERVER0000000001', tenant_id: 'bench', owner_id: '', name: 'bench', transport: 'streamable_http', command: null,
-    args_json: '[]', env_json: '{}', url: server.url, headers_json: '{}', trusted: 0, created_by: null, created_at: now, updated_at: now,
+    args_json: '[]', env_json: '{}', url: server.url, headers_json: '{}', trusted: 0, oauth_client_json: null, created_by: null, created_at: now, updated_at: now,
   };
   const store = oneRowStore(row);
   const policy = { own: new WorkstationEndpoints([]) };

@@ -22,6 +22,8 @@ export interface OAuthMcpServer {
   url: string;
   /** Requests seen: `register`, `authorize`, `token`, `mcp ok` (a call that passed the bearer check). */
   seen: string[];
+  /** Register a confidential client beforehand (as an admin would at the authorization server). */
+  preregister(redirectUri: string): Promise<{ client_id: string; client_secret: string }>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,13 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   });
   return {
     url: mcpUrl.href, seen,
+    preregister: async (redirectUri) => {
+      const c = await provider.clientsStore.registerClient({
+        client_id: `pre-${Date.now()}`, client_secret: `pre-secret-${Math.random().toString(36).slice(2)}`, redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'client_secret_post', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
+      });
+      return { client_id: c.client_id, client_secret: c.client_secret! };
+    },
     close: () => new Promise<void>((r) => { http.closeAllConnections(); http.close(() => r()); }),
   };
 }

@@ -17,6 +17,8 @@ let stack: TestStack;
 let mcp: OAuthMcpServer;
 let admin: string;
 let serverId = '';
+/** The runtime's callback URL, as its authorization requests carry it. */
+let redirectUri = '';
 
 const api = (token: string, method: string, path: string, body?: unknown) => callJson(stack.url, token, method, path, body);
 
@@ -49,8 +51,8 @@ test('an OAuth-protected MCP server is authorized through the browser and the ca
   assert.equal(authUrl.searchParams.get('code_challenge_method'), 'S256');
   assert.ok(authUrl.searchParams.get('code_challenge'));
   assert.equal(authUrl.searchParams.get('resource'), mcp.url);
-  const redirect = authUrl.searchParams.get('redirect_uri')!;
-  assert.match(redirect, /\/v1\/oauth\/mcp\/callback$/);
+  redirectUri = authUrl.searchParams.get('redirect_uri')!;
+  assert.match(redirectUri, /\/v1\/oauth\/mcp\/callback$/);
   assert.ok(mcp.seen.includes('register'), 'the runtime registered itself dynamically');
 
   const back = await approve(authUrl.href);
@@ -108,3 +110,25 @@ test('forgetting the authorization drops the tokens: the server needs the user a
   assert.equal(h.body.ok, false);
   assert.match(h.body.error, /authoriz/i);
 });
+
+test('an admin\'s pre-registered client is used instead of dynamic registration; its secret must be a reference', async () => {
+  const literal = await api(admin, 'POST', '/v1/admin/mcp-servers', { name: 'oauth-pre-bad', transport: 'streamable_http', url: mcp.url, oauth_client: { client_id: 'x', client_secret: 'plain-secret' } });
+  assert.equal(literal.status, 400, JSON.stringify(literal.body));
+
+  const pre = await mcp.preregister(redirectUri);
+  assert.equal((await api(admin, 'PUT', '/v1/admin/tenant-secrets/MCP_PRE_SECRET', { value: pre.client_secret })).status, 201);
+  const s = await api(admin, 'POST', '/v1/admin/mcp-servers', { name: 'oauth-pre', transport: 'streamable_http', url: mcp.url, oauth_client: { client_id: pre.client_id, client_secret: '${secret:MCP_PRE_SECRET}' } });
+  assert.equal(s.status, 201, JSON.stringify(s.body));
+  assert.deepEqual(s.body.oauth_client, { client_id: pre.client_id, client_secret: '${secret:MCP_PRE_SECRET}' });
+  const registrations = mcp.seen.filter((x) => x === 'register').length;
+  const start = await api(admin, 'POST', `/v1/user/mcp-servers/${s.body.id}/authorize`);
+  assert.equal(start.body.status, 'pending', JSON.stringify(start.body));
+  assert.equal(new URL(start.body.authorization_url).searchParams.get('client_id'), pre.client_id);
+  const back = await approve(start.body.authorization_url);
+  const cb = await fetch(`${stack.url}${back.pathname}${back.search}`);
+  assert.equal(cb.status, 200, await cb.text());
+  assert.equal((await api(admin, 'GET', `/v1/user/mcp-servers/${s.body.id}/authorization`)).body.status, 'authorized');
+  assert.equal(mcp.seen.filter((x) => x === 'register').length, registrations, 'no dynamic registration');
+  assert.doesNotMatch(JSON.stringify((await api(admin, 'GET', `/v1/admin/mcp-servers/${s.body.id}`)).body), new RegExp(pre.client_secret));
+});
+

@@ -174,7 +174,7 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     const mcpConnections = mcp;
     const mcpAuthorizations = new McpAuthorizations({
       vault: mcpOAuth.vault, catalog: mcpCatalog, connections: mcpConnections,
-      finish: (key, url, code) => finishMcpAuthorization(new VaultOAuthProvider(mcpOAuth.vault, key, mcpOAuth.redirectUrl), url, code, guardedFetch(mcpDispatcher)),
+      finish: (key, url, code, pre) => finishMcpAuthorization(new VaultOAuthProvider(mcpOAuth.vault, key, mcpOAuth.redirectUrl, pre), url, code, guardedFetch(mcpDispatcher)),
     });
     ctx.onClose(async () => { await mcpConnections.closeAll(); await mcpDispatcher.close(); });
     ctx.background('mcp-servers', () => { void mcpConnections.warmAll(); });

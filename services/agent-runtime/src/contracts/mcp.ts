@@ -16,6 +16,12 @@ export const SECRET_REF_RE = /\$\{secret:([A-Za-z0-9_.-]{1,64})\}/g;
 
 const StringMap = Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,127}$' }), Type.String({ maxLength: 4096 }));
 
+/** A pre-registered OAuth client of an MCP server (`client_secret`: a `${secret:NAME}` reference). */
+export const McpOAuthClientSchema = Type.Object({
+  client_id: Type.String({ minLength: 1, maxLength: 512 }),
+  client_secret: Type.Optional(Type.String({ pattern: '^\\$\\{secret:[A-Za-z0-9_.-]{1,64}\\}$' })),
+}, { additionalProperties: false });
+
 /** Body of `POST /v1/admin/mcp-servers`, `POST /v1/user/mcp-servers` and `PUT .../{id}`. */
 export const McpServerInputSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 120 }),
@@ -27,6 +33,12 @@ export const McpServerInputSchema = Type.Object({
   headers: Type.Optional(StringMap),
   /** Honour the server's tool annotations (readOnlyHint -> `auto`); admins only. */
   trusted: Type.Optional(Type.Boolean()),
+  /**
+   * A client registered beforehand at the server's OAuth authorization server (MCP "Authorization",
+   * pre-registration); `client_secret` must be a `${secret:NAME}` reference. Absent or null: the
+   * runtime registers itself dynamically when the server asks for authorization.
+   */
+  oauth_client: Type.Optional(OrNull(McpOAuthClientSchema)),
 }, { additionalProperties: false });
 /** Registration body. */
 export type McpServerInput = Static<typeof McpServerInputSchema>;
@@ -44,6 +56,8 @@ export const McpServerViewSchema = Type.Object({
   url: OrNull(Type.String()),
   headers: Type.Record(Type.String(), Type.String()),
   trusted: Type.Boolean(),
+  /** The pre-registered OAuth client (its secret as the reference written), or null. */
+  oauth_client: OrNull(McpOAuthClientSchema),
   /** The caller opted out of this tenant server (user listing only). */
   opted_out: Type.Optional(Type.Boolean()),
   /** Function-name prefix of its tools in the registry: `mcp_<8 chars of the id>_`. */

@@ -15,10 +15,10 @@ export class SqliteMcpServerStore implements McpServerStore {
       listTenant: db.prepare("SELECT * FROM mcp_servers WHERE tenant_id = ? AND owner_id = '' ORDER BY name, id"),
       listVisible: db.prepare("SELECT * FROM mcp_servers WHERE tenant_id = ? AND (owner_id = '' OR owner_id = ?) ORDER BY owner_id <> '', name, id"),
       listAll: db.prepare('SELECT * FROM mcp_servers ORDER BY tenant_id, id'),
-      insert: db.prepare(`INSERT INTO mcp_servers (id, tenant_id, owner_id, name, transport, command, args_json, env_json, url, headers_json, trusted, created_by, created_at, updated_at)
-        VALUES (@id, @tenant_id, @owner_id, @name, @transport, @command, @args_json, @env_json, @url, @headers_json, @trusted, @created_by, @created_at, @updated_at)`),
+      insert: db.prepare(`INSERT INTO mcp_servers (id, tenant_id, owner_id, name, transport, command, args_json, env_json, url, headers_json, trusted, oauth_client_json, created_by, created_at, updated_at)
+        VALUES (@id, @tenant_id, @owner_id, @name, @transport, @command, @args_json, @env_json, @url, @headers_json, @trusted, @oauth_client_json, @created_by, @created_at, @updated_at)`),
       update: db.prepare(`UPDATE mcp_servers SET name = @name, transport = @transport, command = @command, args_json = @args_json, env_json = @env_json,
-        url = @url, headers_json = @headers_json, trusted = @trusted, updated_at = @updated_at WHERE tenant_id = @tenant_id AND id = @id`),
+        url = @url, headers_json = @headers_json, trusted = @trusted, oauth_client_json = @oauth_client_json, updated_at = @updated_at WHERE tenant_id = @tenant_id AND id = @id`),
       delete: db.prepare('DELETE FROM mcp_servers WHERE tenant_id = ? AND id = ?'),
       deleteOptOuts: db.prepare('DELETE FROM mcp_opt_outs WHERE tenant_id = ? AND server_id = ?'),
       optOut: db.prepare('INSERT OR IGNORE INTO mcp_opt_outs (tenant_id, user_id, server_id, created_at) VALUES (?, ?, ?, ?)'),

@@ -29,7 +29,8 @@ export function serverView(row: McpServerRow, optedOut?: boolean): McpServerView
   return {
     id: row.id, name: row.name, transport: row.transport, scope: row.owner_id === '' ? 'tenant' : 'personal', owner_id: row.owner_id === '' ? null : row.owner_id,
     command: row.command, args: JSON.parse(row.args_json) as string[], env: JSON.parse(row.env_json) as Record<string, string>, url: row.url,
-    headers: JSON.parse(row.headers_json) as Record<string, string>, trusted: row.trusted === 1, ...(optedOut !== undefined ? { opted_out: optedOut } : {}),
+    headers: JSON.parse(row.headers_json) as Record<string, string>, trusted: row.trusted === 1,
+    oauth_client: row.oauth_client_json ? JSON.parse(row.oauth_client_json) as McpServerView['oauth_client'] : null, ...(optedOut !== undefined ? { opted_out: optedOut } : {}),
     tool_prefix: toolPrefix(row.id), created_at: row.created_at, updated_at: row.updated_at,
   };
 }
@@ -45,10 +46,11 @@ export class McpCatalog {
     if (personal && body.transport !== 'streamable_http') throw runtimeError('transport_not_allowed', 'personal MCP servers use streamable_http; only an admin registers a stdio server');
     if (body.transport === 'stdio') {
       if (!body.command) throw invalidField('a stdio server needs a command', 'body.command');
-      if (body.url !== undefined || body.headers !== undefined) throw invalidField('a stdio server takes no url or headers', body.url !== undefined ? 'body.url' : 'body.headers');
+      if (body.url !== undefined || body.headers !== undefined || body.oauth_client) throw invalidField('a stdio server takes no url or headers', body.url !== undefined ? 'body.url' : 'body.headers');
       return;
     }
     if (!body.url) throw invalidField('a streamable_http server needs a url', 'body.url');
+    if (body.oauth_client && personal) throw invalidField('only an admin registers an OAuth client for a server', 'body.oauth_client');
     if (body.command !== undefined || body.args !== undefined || body.env !== undefined) throw invalidField('a streamable_http server takes no command, args or env', 'body.command');
     try { await checkOutboundUrl(body.url, this.d.policy); } catch (err) {
       if (isUrlNotAllowed(err)) throw err;
@@ -60,7 +62,7 @@ export class McpCatalog {
     return {
       id, tenant_id: tenantId, owner_id: ownerId, name: body.name, transport: body.transport, command: body.command ?? null,
       args_json: JSON.stringify(body.args ?? []), env_json: JSON.stringify(body.env ?? {}), url: body.url ?? null, headers_json: JSON.stringify(body.headers ?? {}),
-      trusted: ownerId === '' && body.trusted === true ? 1 : 0, created_by: createdBy, created_at: createdAt, updated_at: this.now(),
+      trusted: ownerId === '' && body.trusted === true ? 1 : 0, oauth_client_json: body.oauth_client ? JSON.stringify(body.oauth_client) : null, created_by: createdBy, created_at: createdAt, updated_at: this.now(),
     };
   }
 

@@ -80,6 +80,15 @@ export class McpConnections {
     return out;
   }
 
+  /** The admin's pre-registered OAuth client of `row`, its secret reference resolved (user then tenant store). */
+  async preregistered(row: McpServerRow, userId: string): Promise<{ preregistered?: { client_id: string; client_secret?: string } }> {
+    if (!row.oauth_client_json) return {};
+    const c = JSON.parse(row.oauth_client_json) as { client_id: string; client_secret?: string };
+    if (!c.client_secret) return { preregistered: { client_id: c.client_id } };
+    const secret = (await this.resolveMap(row, userId, JSON.stringify({ client_secret: c.client_secret }))).client_secret!;
+    return { preregistered: { client_id: c.client_id, client_secret: secret } };
+  }
+
   /** The session of `row` for `userId`, opened when none is. */
   private session(row: McpServerRow, userId: string | null): Promise<McpSession> {
     if (this.closing) return Promise.reject(new McpServerFailure(row.id, row.name, 'the runtime is stopping'));
@@ -93,7 +102,7 @@ export class McpConnections {
         : {
           transport: row.transport, url: row.url!, headers: await this.resolveMap(row, userId, row.headers_json),
           // MCP authorization is the user's own: no user (warming a tenant server), no OAuth client.
-          ...(userId ? { oauth: { key: { tenantId: row.tenant_id, userId, serverId: row.id } } } : {}),
+          ...(userId ? { oauth: { key: { tenantId: row.tenant_id, userId, serverId: row.id }, ...await this.preregistered(row, userId) } } : {}),
         };
       return this.d.connect({
         ...spec,

@@ -13,7 +13,7 @@ import { seal, unseal, type DataKeyring } from '../secrets.js';
 import type { McpCatalog, McpActor } from './catalog.js';
 import type { McpConnections } from './connections.js';
 import {
-  authorizationStatus, McpAuthorizationRequired, type McpOAuthKey, type McpOAuthRecord, type McpOAuthVault,
+  authorizationStatus, McpAuthorizationRequired, type McpOAuthKey, type McpOAuthRecord, type McpOAuthVault, type McpPreregisteredClient,
 } from './oauth.js';
 import type { McpServerRow } from './ports.js';
 
@@ -78,8 +78,8 @@ export class SealedMcpOAuthVault implements McpOAuthVault {
   }
 }
 
-/** Redeems a code at the server's authorization server (clients/mcp-oauth.ts `finishMcpAuthorization`). */
-export type McpAuthorizationFinisher = (key: McpOAuthKey, serverUrl: string, code: string) => Promise<void>;
+/** Redeems a code at the server's authorization server (clients/mcp-oauth.ts `finishMcpAuthorization`), as the pre-registered client when there is one. */
+export type McpAuthorizationFinisher = (key: McpOAuthKey, serverUrl: string, code: string, preregistered?: McpPreregisteredClient) => Promise<void>;
 
 /** Dependencies of the use cases. */
 export interface McpAuthorizationDeps {
@@ -142,7 +142,8 @@ export class McpAuthorizations {
     const who = { tenantId: key.tenantId, userId: key.userId, admin: false };
     const row = this.httpServer(who, key.serverId);
     try {
-      await this.d.finish(key, row.url!, code);
+      const { preregistered } = await this.d.connections.preregistered(row, key.userId);
+      await this.d.finish(key, row.url!, code, preregistered);
     } catch (err) {
       throw runtimeError('oauth_exchange_failed', `the authorization server refused the code: ${(err as Error).message}`.slice(0, 300));
     }

@@ -19,6 +19,8 @@ export interface McpServerRow {
   url: string | null;
   headers_json: string;
   trusted: number;
+  /** `{client_id, client_secret?}` JSON of a pre-registered OAuth client (secret as a reference), or null (migration 0015). */
+  oauth_client_json: string | null;
   created_by: string | null;
   created_at: string;
   updated_at: string;
