@@ -21,11 +21,13 @@ import { main as idpPkce } from './idp-pkce.js';
 import { main as serviceHop } from './service-hop.js';
 import { main as skillsContext } from './skills-context.js';
 import { main as mcpOverhead } from './mcp-overhead.js';
+import { main as egressShipper } from './egress-shipper.js';
 import { main as webhookVerify } from './webhook-verify.js';
 import { main as connectorFolderSync } from './connector-folder-sync.js';
+import { main as backup } from './backup.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['guard-quality', guardQuality], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications], ['two-factor', twoFactor], ['idp-pkce', idpPkce], ['service-hop', serviceHop], ['skills-context', skillsContext], ['mcp-overhead', mcpOverhead], ['webhook-verify', webhookVerify], ['connector-folder-sync', connectorFolderSync]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['guard-quality', guardQuality], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications], ['two-factor', twoFactor], ['idp-pkce', idpPkce], ['service-hop', serviceHop], ['skills-context', skillsContext], ['mcp-overhead', mcpOverhead], ['egress-shipper', egressShipper], ['webhook-verify', webhookVerify], ['connector-folder-sync', connectorFolderSync], ['backup', backup]] as const) {
   try {
     all.push(...await fn());
   } catch (err) {

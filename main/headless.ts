@@ -5,10 +5,14 @@
  */
 import { ConfigError, loadStackConfig } from './config/index.js';
 import { Supervisor } from './supervisor/index.js';
+import { applyPendingRestore } from './restore-step.js';
 
 /** Run the headless stack until a signal arrives. */
 export async function runHeadless(): Promise<void> {
   let stack;
+  // Issue 19 item 2: a restore staged by the gateway applies before any store opens.
+  const restored = await applyPendingRestore(process.env);
+  if (restored) process.stderr.write(`svc: restored backup ${restored.id}; the replaced data directory is kept at ${restored.replacedDir ?? '(none)'}\n`);
   try {
     stack = loadStackConfig(process.env);
   } catch (err) {

@@ -103,6 +103,8 @@ async function start(): Promise<void> {
   }
   const { loadStackConfig } = await import('../config/index.js');
   const { Supervisor } = await import('../supervisor/index.js');
+  // Issue 19 item 2: a restore staged by the gateway applies before any store opens.
+  await (await import('../restore-step.js')).applyPendingRestore();
   const stack = loadStackConfig();
   sup = new Supervisor(stack, { log });
   const gatewayUrl = await sup.start();

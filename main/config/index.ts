@@ -9,6 +9,7 @@
  * Errors: `ConfigError` with a message that says which variable to set. The parsing helpers
  * (`str`, `secret`, `int`, `bool`, `list`, ...) live in `./env.ts` and are re-exported here.
  */
+import { readUpdateSettings, type UpdateSettings } from './update.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
@@ -21,6 +22,9 @@ import { ACCOUNT_ROLES, isAccountRole } from '../../services/shared/identity/pri
 import { ConfigError, bool, int, isPlaceholder, list, secret, str, type Env } from './env.js';
 import { readServiceSettings, type ServiceSettings } from './services/index.js';
 import { networkPlan, tlsFiles } from './lan.js';
+import { applyRotatedKeys } from './key-store.js';
+import { egressSlice, readEgressSettings, type EgressSettings } from './egress.js';
+import { backupDirOf } from './backup.js';
 import { idpSlice, internalAuthSlice, readInternalAuth, trustedIssuers, webPasswordClient, type InternalAuthStack } from './internal-auth.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
@@ -34,11 +38,17 @@ export interface StackConfig {
   env: Environment;
   host: string;
   dataDir: string;
+  /** SVC_BACKUP_DIR, default `<dataDir>-backups` (issue 19 item 2; ./backup.ts). */
+  backupDir: string;
   migrationsDir: string;
   rendererDir: string | null;
   logLevel: string;
+  /** Offline updates and the manifest check (issue 19 item 4; main/config/update.ts). */
+  update: UpdateSettings;
   /** Requested ports; 0 = pick a free one. */
   ports: Record<ServiceName, number>;
+  /** Egress control (issue 19 item 6; ./egress.ts). */
+  egress: EgressSettings;
   /**
    * SVC_PUBLIC_URL, or null to derive it: `http://{host}:{gateway port}` on loopback,
    * `https://{LAN address}:{gateway port}` for any other bind host (issue 14 item 7).
@@ -80,6 +90,8 @@ export interface StackConfig {
     keyVersion: string;
     previousSigningKey: string | null;
     previousKeyVersion: string | null;
+    /** Older audit keys kept for verification only (issue 19 item 3), newest first. */
+    retiredKeys: Array<{ version: string; key: string }>;
     sealIntervalSeconds: number;
     sealWatermarkSeconds: number;
     sealBatchLimit: number;
@@ -223,8 +235,8 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
     }
     return parsed;
   };
-  const principalKeys = keys('SVC_PRINCIPAL_KEYS');
-  const capTokenKeys = keys('SVC_CAPTOKEN_KEYS');
+  const envPrincipalKeys = keys('SVC_PRINCIPAL_KEYS');
+  const envCapTokenKeys = keys('SVC_CAPTOKEN_KEYS');
 
   let signingKey = secret(env, 'AUDIT_SIGNING_KEY');
   if (signingKey === undefined && !production) signingKey = gen.get('AUDIT_SIGNING_KEY');
@@ -236,6 +248,9 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
   if (previousSigningKey && !previousKeyVersion) throw new ConfigError('AUDIT_SIGNING_KEY_PREVIOUS is set; set AUDIT_KEY_VERSION_PREVIOUS to its label too');
   const keyVersion = secret(env, 'AUDIT_KEY_VERSION') || 'v1';
   if (previousKeyVersion && previousKeyVersion === keyVersion) throw new ConfigError('AUDIT_KEY_VERSION_PREVIOUS must differ from AUDIT_KEY_VERSION');
+  // Issue 19 item 3: keys rotated through /v1/admin/secrets (secrets/rotated-keys.json) win over the environment.
+  const rotated = applyRotatedKeys(dataDir, { principalKeys: envPrincipalKeys, capTokenKeys: envCapTokenKeys, audit: { signingKey, keyVersion, previousSigningKey, previousKeyVersion } });
+  const { principalKeys, capTokenKeys } = rotated;
 
   const ports = {} as Record<ServiceName, number>;
   for (const name of SERVICE_NAMES) ports[name] = int(env, portEnvName(name), DEFAULT_PORTS[name], 0, 65535);
@@ -256,11 +271,14 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
     env: envName,
     host: str(env, 'SVC_BIND_HOST') || '127.0.0.1',
     dataDir,
+    backupDir: backupDirOf(env, dataDir),
     // A packaged app carries migrations as an extra resource outside app.asar (set by the shell).
     migrationsDir: str(env, 'SVC_MIGRATIONS_DIR') || join(root, 'migrations'),
     rendererDir: existsSync(join(rendererDir, 'index.html')) ? rendererDir : null,
     logLevel: str(env, 'SVC_LOG_LEVEL') || 'info',
+    update: readUpdateSettings(env, root),
     ports,
+    egress: readEgressSettings(env, dataDir),
     publicUrl: (str(env, 'SVC_PUBLIC_URL') || '').replace(/\/+$/, '') || null,
     tenantId: str(env, 'SVC_TENANT_ID') || 'default',
     authEnabled,
@@ -293,10 +311,7 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
       challengeTtlSeconds: int(env, 'SVC_2FA_CHALLENGE_TTL_SECONDS', 120, 10, 3600),
     },
     audit: {
-      signingKey,
-      keyVersion,
-      previousSigningKey,
-      previousKeyVersion,
+      ...rotated.audit,
       sealIntervalSeconds: int(env, 'TURN_SEAL_INTERVAL_SECONDS', 10, 1, 3600),
       sealWatermarkSeconds: int(env, 'TURN_SEAL_WATERMARK_SECONDS', 300, 1, 86_400),
       sealBatchLimit: int(env, 'TURN_SEAL_BATCH_LIMIT', 100, 1, 100_000),
@@ -331,7 +346,8 @@ export type ServiceConfigs = { gateway: GatewayConfig; auth: AuthConfig; audit: 
  * Cut the per-service configuration slices once every port is known.
  * @param ports actual ports (no zeros).
  */
-export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>): ServiceConfigs {
+export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>, egressRun: { proxyPort: number | null; reason: string | null } = { proxyPort: null, reason: null }): ServiceConfigs {
+  const egress = egressSlice(stack.egress, egressRun);
   const { lan, internalHost, serviceUrls, publicUrl, addresses } = networkPlan(stack.host, stack.publicUrl, ports);
   const common = (service: ServiceName): CommonServiceConfig => ({
     service,
@@ -351,6 +367,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
     authEnabled: stack.authEnabled,
     serviceUrls,
     internalAuth: internalAuthSlice(stack.internalAuth, service, publicUrl, serviceUrls.auth),
+    egress: { ...egress },
   });
   // Issue 15: the embedded IdP's slice once; the realm's internal URL (auth's address + the issuer's path).
   const idp = idpSlice(stack.internalAuth, publicUrl);
@@ -372,6 +389,14 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         // Issue 15 item 1: POST /v1/auth/login signs local accounts in at the realm through svc-web-password.
         webPasswordClient: webPasswordClient(stack.internalAuth, realmUrl),
         rendererDir: stack.rendererDir,
+        backup: {
+          dir: stack.backupDir,
+          auditKeys: [{ version: stack.audit.keyVersion, key: stack.audit.signingKey },
+            ...(stack.audit.previousSigningKey && stack.audit.previousKeyVersion ? [{ version: stack.audit.previousKeyVersion, key: stack.audit.previousSigningKey }] : []),
+            // Issue 19 item 3: keys retired through /v1/admin/secrets verify restored rows too.
+            ...stack.audit.retiredKeys.map((r) => ({ version: r.version, key: r.key }))],
+        },
+        updateManifestUrl: stack.update.manifestUrl,
         upstreamBodySettings: { guardrailMaxBodyBytes: stack.extras.guardrail.maxBodyBytes, knowledgeMaxUploadBytes: stack.extras.knowledge.maxUploadBytes },
         tls: lan ? { certFile: tlsCertFile, keyFile: tlsKeyFile, hosts: [...new Set([new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''), ...addresses])] } : null,
       };

@@ -16,6 +16,13 @@ import type { AnyServiceConfig } from '../../services/shared/config.js';
 import type { ServiceStatus } from '../../services/shared/runtime.js';
 import { serviceConfigs, type StackConfig } from '../config/index.js';
 import { postToWorker, type WorkerInput, type WorkerToSupervisor } from './messages.js';
+import { KeyManager } from './keys.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { applyPendingUpdate } from '../update/bundle.js';
+import { handleControl, type ControlHost } from './control.js';
+import { repoRoot } from '../config/index.js';
+import { startEgressProxy, type EgressProxy } from '../egress/squid.js';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
 
@@ -52,6 +59,8 @@ interface Slot {
   backoffMs: number;
   stableTimer: NodeJS.Timeout | null;
   restartTimer: NodeJS.Timeout | null;
+  /** Set while an admin restart (issue 19 item 1) stops the worker: its exit schedules no backoff restart. */
+  restartNow?: boolean;
 }
 
 /** Options of the supervisor. */
@@ -63,13 +72,20 @@ export interface SupervisorOptions {
 /** Runs the stack in worker threads. */
 export class Supervisor {
   private readonly slots = new Map<ServiceName, Slot>();
+  /** Key listing, rotation and push (issue 19 item 3). */
+  private readonly keys: KeyManager;
   private stopping = false;
+  /** The egress proxy (issue 19 item 6), when the policy is on. */
+  private egress: EgressProxy | null = null;
   private readonly log: (line: string) => void;
   /** Gateway URL once started. */
   gatewayUrl = '';
 
   constructor(private readonly stack: Readonly<StackConfig>, opts: SupervisorOptions = {}) {
     this.log = opts.log ?? ((l) => process.stderr.write(`${l}\n`));
+    this.keys = new KeyManager(stack.dataDir, { principalKeys: stack.principalKeys, capTokenKeys: stack.capTokenKeys, audit: stack.audit }, {
+      targets: () => [...this.slots.values()].map((s) => ({ name: s.name, worker: s.worker, cfg: s.cfg })),
+    });
   }
 
   /** Status of every service (the payload of GET /v1/admin/status). */
@@ -90,10 +106,19 @@ export class Supervisor {
    * @throws Error when a service fails to start or is not ready within the timeout (all are stopped).
    */
   async start(): Promise<string> {
+    // Issue 19 item 4: a staged update bundle or rollback applies before any service starts.
+    const applied = applyPendingUpdate(this.stack.dataDir);
+    if (applied) this.log(`svc: ${applied}`);
     const ports = {} as Record<ServiceName, number>;
     const taken = new Set<number>(Object.values(this.stack.ports).filter((p) => p > 0));
     for (const name of SERVICE_NAMES) ports[name] = this.stack.ports[name] || await freePort(this.stack.host, taken);
-    const cfgs = serviceConfigs(this.stack, ports);
+    // Issue 19 item 6: the egress proxy (Squid) runs before any service, on a loopback port of its own.
+    const eg = this.stack.egress;
+    if (eg.policy !== 'off') {
+      this.egress = await startEgressProxy(eg, eg.port || await freePort('127.0.0.1', taken), this.log);
+      this.log(this.egress.port !== null ? `svc: egress proxy (${eg.policy}) on 127.0.0.1:${this.egress.port}` : `svc: egress proxy unavailable (${eg.policy}): ${this.egress.reason ?? ''}`);
+    }
+    const cfgs = serviceConfigs(this.stack, ports, { proxyPort: this.egress?.port ?? null, reason: this.egress?.reason ?? null });
     for (const name of SERVICE_NAMES) {
       this.slots.set(name, {
         name, cfg: cfgs[name], worker: null, backoffMs: 0, stableTimer: null, restartTimer: null,
@@ -137,6 +162,13 @@ export class Supervisor {
           slot.stableTimer.unref();
           this.broadcast();
           resolve();
+        } else if (msg.type === 'key-admin') {
+          // Issue 19 item 3: /v1/admin/secrets (./keys.ts).
+          void this.keys.handle(msg.req).then((answer) => { postToWorker(worker, { type: 'key-admin-answer', id: msg.id, answer }); });
+        } else if (msg.type === 'keys-applied') {
+          this.keys.applied(slot.name, msg.seq);
+        } else if (msg.type === 'control') {
+          void handleControl(this.controlHost(), msg.req).then((answer) => { postToWorker(worker, { type: 'control-answer', id: msg.id, answer }); });
         } else if (msg.type === 'failed') {
           slot.status = { ...slot.status, last_error: msg.message ?? 'failed' };
           if (!ready) { clearTimeout(timer); reject(new Error(`${slot.name} failed to start: ${msg.message}`)); }
@@ -152,6 +184,7 @@ export class Supervisor {
         if (slot.stableTimer) { clearTimeout(slot.stableTimer); slot.stableTimer = null; }
         if (!ready) { clearTimeout(timer); reject(new Error(`${slot.name} exited with code ${code} before it was ready`)); return; }
         if (this.stopping) { slot.status = { ...slot.status, state: 'stopped', started_at: null }; return; }
+        if (slot.restartNow) return;
         this.scheduleRestart(slot, code);
       });
     });
@@ -181,9 +214,68 @@ export class Supervisor {
   rotateAuditKeys(next: Readonly<StackConfig>): void {
     const slot = this.slots.get('audit');
     if (!slot || slot.cfg.service !== 'audit') return;
-    const keys = { signingKey: next.audit.signingKey, keyVersion: next.audit.keyVersion, previousSigningKey: next.audit.previousSigningKey, previousKeyVersion: next.audit.previousKeyVersion };
+    const keys = { signingKey: next.audit.signingKey, keyVersion: next.audit.keyVersion, previousSigningKey: next.audit.previousSigningKey, previousKeyVersion: next.audit.previousKeyVersion, retiredKeys: [...next.audit.retiredKeys] };
     slot.cfg = { ...slot.cfg, ...keys };
     if (slot.worker) postToWorker(slot.worker, { type: 'audit-keys', keys });
+  }
+
+  /**
+   * Restart one service now (issue 19 item 1: `POST /v1/admin/services/{name}/restart`): a clean
+   * shutdown, then a new worker; resolves once it is ready again.
+   * @throws Error when it does not come back.
+   */
+  async restartService(name: ServiceName): Promise<void> {
+    const slot = this.slots.get(name);
+    if (!slot || this.stopping) throw new Error(`no running service ${name}`);
+    if (slot.restartTimer) { clearTimeout(slot.restartTimer); slot.restartTimer = null; }
+    const worker = slot.worker;
+    if (worker) {
+      slot.restartNow = true;
+      slot.status = { ...slot.status, state: 'restarting' };
+      this.broadcast();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => { void worker.terminate(); }, this.stack.supervisor.shutdownTimeoutMs);
+        worker.once('exit', () => { clearTimeout(timer); resolve(); });
+        postToWorker(worker, { type: 'shutdown' });
+      });
+      slot.restartNow = false;
+    }
+    slot.status = { ...slot.status, restarts: slot.status.restarts + 1, state: 'starting', started_at: null };
+    await this.spawn(slot);
+  }
+
+  private controlHost(): ControlHost {
+    const root = repoRoot();
+    const cfgOf = (n: ServiceName): Record<string, unknown> => (this.slots.get(n)?.cfg ?? {}) as unknown as Record<string, unknown>;
+    const appVersion = (): string => { try { return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version; } catch { return '0.0.0'; } };
+    return {
+      status: () => this.status(),
+      restartService: (n) => this.restartService(n as ServiceName),
+      setLogLevel: (n, level) => {
+        const slot = this.slots.get(n as ServiceName);
+        if (!slot) return;
+        slot.cfg = { ...slot.cfg, logLevel: level };
+        if (slot.worker) postToWorker(slot.worker, { type: 'log-level', level });
+      },
+      logLevel: (n) => this.slots.get(n as ServiceName)?.cfg.logLevel ?? null,
+      logDir: join(this.stack.dataDir, 'logs'),
+      dataDir: this.stack.dataDir,
+      publicKeys: this.stack.update.publicKeys,
+      appVersion,
+      stackInput: () => {
+        const k = cfgOf('knowledge'); const r = cfgOf('inference-router'); const sb = cfgOf('sandbox');
+        const emb = String(k['embeddingModel'] ?? '');
+        const modelDirs = [
+          ...((k['modelDirs'] as string[] | undefined) ?? []).map((d) => ({ service: 'knowledge', dir: join(d, emb) })),
+          ...(typeof r['modelsDir'] === 'string' ? [{ service: 'inference-router', dir: join(r['modelsDir'], 'llm') }] : []),
+        ];
+        return {
+          root, dataDir: this.stack.dataDir, modelDirs,
+          sandboxImage: String(sb['image'] ?? 'svc-sandbox:latest'),
+          dockerSocket: typeof sb['dockerSocket'] === 'string' ? sb['dockerSocket'] : null,
+        };
+      },
+    };
   }
 
   private broadcast(): void {
@@ -216,5 +308,6 @@ export class Supervisor {
     await Promise.all([...this.slots.values()].filter((s) => s.name !== 'gateway' && s.name !== 'audit').map((s) => this.stopOne(s)));
     const audit = this.slots.get('audit');
     if (audit) await this.stopOne(audit);
+    await this.egress?.stop();
   }
 }

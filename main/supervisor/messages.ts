@@ -10,6 +10,8 @@
  */
 import type { AnyServiceConfig } from '../../services/shared/config.js';
 import type { AuditKeyMaterial, ServiceStatus } from '../../services/shared/runtime.js';
+import type { OpsControlAnswer, OpsControlRequest } from '../../services/shared/ops-control.js';
+import type { KeyAdminAnswer, KeyAdminRequest, KeyPush } from '../../services/shared/key-admin.js';
 import type { ServiceName } from '../../services/shared/services.js';
 
 /** Every message of the supervisor <-> worker channel. */
@@ -19,13 +21,23 @@ export type SupervisorMessage =
   | { type: 'closed' }
   | { type: 'shutdown' }
   | { type: 'status'; services: ServiceStatus[] }
-  | { type: 'audit-keys'; keys: AuditKeyMaterial };
+  | { type: 'audit-keys'; keys: AuditKeyMaterial }
+  // Issue 19 items 1, 4: the gateway's control channel (`control` up, `control-answer` down) and a log level change.
+  | { type: 'control'; id: number; req: OpsControlRequest }
+  | { type: 'control-answer'; id: number; answer: OpsControlAnswer }
+  | { type: 'log-level'; level: string }
+  // Issue 19 item 3: the gateway's key requests (`key-admin` up, `key-admin-answer` down), rotated
+  // keys pushed to every worker (`keys`; audit's signing material in `audit`) and their acknowledgement.
+  | { type: 'key-admin'; id: number; req: KeyAdminRequest }
+  | { type: 'key-admin-answer'; id: number; answer: KeyAdminAnswer }
+  | { type: 'keys'; push: KeyPush; audit?: AuditKeyMaterial }
+  | { type: 'keys-applied'; seq: number };
 
 /** The messages a worker posts to the supervisor. */
-export type WorkerToSupervisor = Extract<SupervisorMessage, { type: 'ready' | 'failed' | 'closed' }>;
+export type WorkerToSupervisor = Extract<SupervisorMessage, { type: 'ready' | 'failed' | 'closed' | 'control' | 'key-admin' | 'keys-applied' }>;
 
 /** The messages the supervisor posts to a worker. */
-export type SupervisorToWorker = Extract<SupervisorMessage, { type: 'shutdown' | 'status' | 'audit-keys' }>;
+export type SupervisorToWorker = Extract<SupervisorMessage, { type: 'shutdown' | 'status' | 'audit-keys' | 'control-answer' | 'log-level' | 'key-admin-answer' | 'keys' }>;
 
 /** `workerData` of a service's worker thread. */
 export interface WorkerInput {

@@ -46,6 +46,33 @@ export interface CommonServiceConfig {
    * and how it verifies its callers. Absent: no service tokens (enforcement off, outbound hops carry none).
    */
   internalAuth?: InternalAuthConfig;
+  /** Egress control (issue 19 item 6): the forward proxy outbound calls of supplied URLs go through. Absent = off. */
+  egress?: EgressSlice;
+}
+
+/** `SVC_EGRESS_POLICY` (issue 19 item 6): off (default), observe (allow all, log), enforce (allowlist only). */
+export type EgressPolicy = 'off' | 'observe' | 'enforce';
+
+/**
+ * The egress slice (issue 19 item 6; main/config/egress.ts builds it, main/egress/squid.ts runs Squid).
+ * `state`: `off` (policy off), `running` (proxyUrl set), `unavailable` (Squid could not run: `enforce`
+ * fails closed, `reason` says why).
+ */
+export interface EgressSlice {
+  policy: EgressPolicy;
+  state: 'off' | 'running' | 'unavailable';
+  reason: string | null;
+  /** `http://127.0.0.1:<port>` of Squid when running, else null. */
+  proxyUrl: string | null;
+  squidBin: string;
+  /** `<dataDir>/egress`. */
+  dir: string;
+  confPath: string;
+  /** The allowlist include Squid reads (written by the inference router). */
+  allowlistPath: string;
+  /** Squid's access log (tailed by the audit shipper). */
+  accessLogPath: string;
+  pidPath: string;
 }
 
 /**
@@ -107,6 +134,8 @@ export interface TrustedIssuer {
 /** Gateway slice (spec: "What the service does" 1-6, "Limits"). */
 export interface GatewayConfig extends CommonServiceConfig {
   service: 'gateway';
+  /** SVC_UPDATE_MANIFEST_URL: the connected update check of `GET /v1/admin/update` (issue 19 item 4), or null. */
+  updateManifestUrl?: string | null;
   /** services.gateway.max_request_body_bytes (SVC_GATEWAY_MAX_REQUEST_BODY_BYTES). */
   maxRequestBodyBytes: number;
   /**
@@ -152,6 +181,11 @@ export interface GatewayConfig extends CommonServiceConfig {
    * lists `hosts` (the LAN addresses and the public URL's host).
    */
   tls?: GatewayTlsConfig | null;
+  /**
+   * Backups (issue 19 item 2): `dir` = SVC_BACKUP_DIR (default `<dataDir>-backups`, a sibling of the
+   * data directory); `auditKeys` = the audit signing keys (active first), to verify a restored chain.
+   */
+  backup?: { dir: string; auditKeys: Array<{ version: string; key: string }> } | null;
 }
 
 /** The gateway's TLS settings (services/shared/identity/tls-cert.ts). */
@@ -209,6 +243,8 @@ export interface AuditConfig extends CommonServiceConfig {
   keyVersion: string;
   previousSigningKey: string | null;
   previousKeyVersion: string | null;
+  /** Older keys kept for verification only (issue 19 item 3: every retired key verifies), newest first. */
+  retiredKeys?: Array<{ version: string; key: string }>;
   sealIntervalSeconds: number;
   sealWatermarkSeconds: number;
   sealBatchLimit: number;

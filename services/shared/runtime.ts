@@ -1,12 +1,16 @@
 /**
  * What a service's `start(cfg, runtime)` returns and may receive (DESIGN.md "Inside a service").
  */
+import type { OpsControl } from './ops-control.js';
+import type { KeyAdmin } from './key-admin.js';
 
 /** A started service. `close()` stops accepting work, finishes in-flight requests and closes stores. */
 export interface RunningService {
   /** The port actually bound. */
   port: number;
   close(): Promise<void>;
+  /** Change the service's log level now (issue 19 item 1: `PUT /v1/admin/services/{name}/log-level`). */
+  setLogLevel?(level: string): void;
 }
 
 /** State of one service as the supervisor sees it (GET /v1/admin/status). */
@@ -35,6 +39,8 @@ export interface AuditKeyMaterial {
   keyVersion: string;
   previousSigningKey: string | null;
   previousKeyVersion: string | null;
+  /** Older keys kept for verification only (issue 19 item 3: every retired key verifies), newest first. */
+  retiredKeys?: Array<{ version: string; key: string }>;
 }
 
 /** Hooks the host (supervisor worker entry, or a test) hands to a service. */
@@ -47,4 +53,8 @@ export interface ServiceRuntime {
    * until the keys change.
    */
   auditKeyMaterial?: () => AuditKeyMaterial;
+  /** The supervisor's control channel (gateway only; issue 19 items 1, 4): restart, log level, log tail, stack, updates. */
+  opsControl?: OpsControl;
+  /** The supervisor's key channel (gateway only; issue 19 item 3): list and rotate key versions. */
+  keyAdmin?: KeyAdmin;
 }

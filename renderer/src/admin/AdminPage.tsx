@@ -18,12 +18,24 @@ import { AgentOpsPanel } from './AgentOpsPanel';
 import { IdentityPanel } from './IdentityPanel';
 import { WebhooksPanel } from './WebhooksPanel';
 import { ConnectorsPanel } from './ConnectorsPanel';
+import { TopologyPanel } from './TopologyPanel';
+import { StackPanel } from './StackPanel';
+import { ServicesPanel } from './ServicesPanel';
+import { UpdatesPanel } from './UpdatesPanel';
+import { JobsPanel } from './JobsPanel';
+import { BackupsPanel } from './BackupsPanel';
+import { KeysPanel } from './KeysPanel';
+import { EgressPanel } from './EgressPanel';
 
 const TABS = [
   ['mission-control', 'Mission control'],
   ['onboarding', 'Onboarding'],
   ['providers', 'Providers & roles'],
   ['services', 'Services'],
+  ['topology', 'Topology'],
+  ['stack', 'Stack'],
+  ['updates', 'Updates'],
+  ['jobs', 'Jobs'],
   ['sandbox', 'Sandbox'],
   ['audit', 'Audit chain'],
   ['users', 'Users'],
@@ -34,6 +46,9 @@ const TABS = [
   ['agentops', 'AgentOps'],
   ['webhooks', 'Webhooks'],
   ['connectors', 'Connectors'],
+  ['backups', 'Backups'],
+  ['keys', 'Keys'],
+  ['egress', 'Egress'],
 ] as const;
 
 export default function AdminPage({ tab }: { tab: string | null }) {
@@ -50,7 +65,12 @@ export default function AdminPage({ tab }: { tab: string | null }) {
       {current === 'policies' && <PoliciesPanel />}
       {current === 'agentops' && <AgentOpsPanel />}
       {current === 'providers' && <ProvidersPanel />}
-      {current === 'services' && <StatusPanel />}
+      {current === 'services' && <><StatusPanel /><ServicesPanel /></>}
+      {current === 'topology' && <TopologyPanel />}
+      {current === 'stack' && <StackPanel />}
+      {current === 'updates' && <UpdatesPanel />}
+      {current === 'jobs' && <JobsPanel />}
+      {current === 'egress' && <EgressPanel />}
       {current === 'sandbox' && <SandboxPanel />}
       {current === 'audit' && <AuditPanel />}
       {current === 'users' && <UsersPanel />}
@@ -58,6 +78,8 @@ export default function AdminPage({ tab }: { tab: string | null }) {
       {current === 'usage' && <UsagePanel />}
       {current === 'webhooks' && <WebhooksPanel />}
       {current === 'connectors' && <ConnectorsPanel />}
+      {current === 'backups' && <BackupsPanel />}
+      {current === 'keys' && <KeysPanel />}
     </div>
   );
 }

@@ -23,6 +23,12 @@ import { receiptRoutes } from './routes/receipts.js';
 import { turnRoutes } from './routes/turns.js';
 import { AuditStore } from './store/audit-store.js';
 import { migrateAuditObjects } from './store/object-migration.js';
+import { ReceiptKeyStore } from './store/receipt-keys.js';
+import { receiptKeyRoutes } from './routes/receipt-keys.js';
+import { egressStatsRoutes } from './routes/egress-stats.js';
+import { EgressShipper } from './domain/egress-shipper.js';
+import { SqliteEgressCursor, SqliteEgressStats } from './store/egress-cursor.js';
+import { accessLogFile } from './store/egress-log-file.js';
 
 /** The audit service (port 8008): the signed audit chain, turn envelopes, receipts and artifacts. */
 export const auditService = defineService<AuditConfig, AuditRuntime>({
@@ -57,5 +63,24 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
     await app.register(turnRoutes, { tenantId, turns, receipts });
     await app.register(receiptRoutes, { tenantId, receipts });
     await app.register(artifactRoutes, { tenantId, artifacts });
+    // Issue 19 item 3 / issue 22 item 1: the receipt signing keys, generated on first run, published.
+    const receiptKeys = new ReceiptKeyStore(cfg.dataDir);
+    receiptKeys.keys();
+    await app.register(receiptKeyRoutes, { keys: () => receiptKeys.keys() });
+    // Issue 19 item 6: the egress shipper tails Squid's access log into audit rows; the stats route.
+    await app.register(egressStatsRoutes, { tenantId, stats: new SqliteEgressStats(store.db) });
+    const eg = cfg.egress;
+    if (eg && eg.policy !== 'off') {
+      const shipper = new EgressShipper(accessLogFile(eg.accessLogPath), new SqliteEgressCursor(store.db), writer, tenantId);
+      background('egress-shipper', () => {
+        let running = false;
+        const timer = setInterval(() => {
+          if (running) return;
+          running = true;
+          shipper.pass().catch((err: unknown) => logger.error({ err }, 'egress shipper pass failed')).finally(() => { running = false; });
+        }, 250);
+        return () => clearInterval(timer);
+      });
+    }
   },
 });

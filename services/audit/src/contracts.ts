@@ -19,12 +19,14 @@
  * - `GET /v1/audit/turns/:turn_id/artifacts/:event_id/:kind` -> 200 body stream
  */
 export * from './contracts/common.js';
+export * from './contracts/egress.js';
 export * from './contracts/errors.js';
 export * from './contracts/receipt-format.js';
 export * from './contracts/audit-log.js';
 export * from './contracts/turns.js';
 export * from './contracts/receipts.js';
 export * from './contracts/artifacts.js';
+export * from './contracts/receipt-keys.js';
 export type * from './contracts/runtime.js';
 
 /** Largest JSON body of ordinary routes, bytes (event batches). */

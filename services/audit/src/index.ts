@@ -12,3 +12,7 @@ import { auditService } from './app.js';
 
 /** Start the audit service. @throws Error when the keys are unacceptable, the store cannot be opened or the port is taken. */
 export const start = serviceStart(auditService);
+/** Issue 19 item 2: the restore dry run's chain verification of a restored audit store. */
+export { verifyRestoredAuditChain } from './verify-restored.js';
+/** Issue 19 item 3: the receipt signing key store (the supervisor rotates it; audit publishes it). */
+export { ensureReceiptKeys, receiptFingerprint, rotateReceiptKey, type ReceiptKeyRecord } from './store/receipt-keys.js';

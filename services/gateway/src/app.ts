@@ -38,10 +38,16 @@ import { gatewayMetricsPlugin } from './plugins/metrics.js';
 import { proxyPlugin } from './plugins/proxy.js';
 import { applyTls, httpsServerOptions } from './plugins/tls.js';
 import { aguiPlugin } from './routes/agui.js';
+import { backupsPlugin } from './routes/backups.js';
 import { loginPlugin } from './routes/login.js';
 import { WebPasswordClient } from './clients/web-password.js';
 import { staticPlugin } from './routes/static.js';
 import { statusPlugin } from './routes/status.js';
+import { keysPlugin } from './routes/keys.js';
+import { opsPlugin } from './routes/ops.js';
+import { probeReadiness, probeServices } from './clients/status-probe.js';
+import type { ServiceStatus } from '../../shared/runtime.js';
+import type { ServiceName } from '../../shared/services.js';
 import { MemoryChallengeParking } from './store/challenge-parking.js';
 import { RedisChallengeParking } from './store/challenge-parking-redis.js';
 
@@ -107,7 +113,16 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     await app.register(admissionPlugin, { cfg, settings, validator, events, redis });
     await app.register(proxyPlugin, { proxy, bodyLimit: cfg.maxRequestBodyBytes, bodyLimits: new BodyLimits(cfg.upstreamBodySettings) });
     await app.register(statusPlugin, { tenantId: cfg.tenantId, authEnabled: cfg.authEnabled, serviceUrls: cfg.serviceUrls, statusSnapshot: runtime.statusSnapshot });
+    await app.register(keysPlugin, { keyAdmin: runtime.keyAdmin });
     await app.register(aguiPlugin, { proxy });
+    // Issue 19 items 1, 4: topology, stack, service controls, updates, deploy.
+    const statusView = async (): Promise<ServiceStatus[]> => {
+      const snap = runtime.statusSnapshot?.();
+      return snap ? Promise.all(snap.map(async (s) => ({ ...s, readiness: s.state === 'ready' && s.name !== 'gateway' ? await probeReadiness(cfg.serviceUrls[s.name as ServiceName] ?? s.url) : null }))) : probeServices(cfg.serviceUrls);
+    };
+    await app.register(opsPlugin, { dataDir: cfg.dataDir, status: statusView, control: runtime.opsControl, manifestUrl: cfg.updateManifestUrl ?? null, bundleLimit: 512 * 1024 * 1024,
+      exchange: (req, service, path) => proxy.exchange(req, service, path) });
+    await app.register(backupsPlugin, { cfg });
     // Issue 15 item 1: POST /v1/auth/login and /v1/auth/refresh as the realm's svc-web-password client.
     const wp = cfg.webPasswordClient;
     const webPassword = wp

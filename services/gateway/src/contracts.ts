@@ -6,6 +6,8 @@
  *
  * Imports nothing from Node, so the renderer and the Electron shell may import values from it.
  */
+import type { OpsControl } from '../../shared/ops-control.js';
+import type { KeyAdmin } from '../../shared/key-admin.js';
 import type { CommonErrorCode, ErrorTable } from '../../shared/kit/domain-error.js';
 import { Type, type Static } from '../../shared/kit/typebox.js';
 import type { ServiceStatus } from '../../shared/runtime.js';
@@ -82,6 +84,24 @@ export const GATEWAY_ERRORS = {
   challenge_expired: 410,
   /** Too many challenges for the user in ten minutes (push fatigue). */
   challenge_throttled: 429,
+  /** Issue 19 item 2: the passphrase does not open the backup archive. */
+  bad_passphrase: 400,
+  /** Issue 19 item 2: the backup archive does not authenticate (changed, cut short, not an archive). */
+  archive_tampered: 400,
+  /** Issue 19 item 2: a backup or restore is already running. */
+  backup_busy: 409,
+  /** Issue 19 item 3: `POST /v1/admin/secrets/{kind}/rotate` names no key kind. */
+  key_kind_unknown: 404,
+  /** Issue 19 item 4: an update bundle whose Ed25519 signature is missing or not by a trusted publisher key. */
+  bad_signature: 400,
+  /** Issue 19 item 4: a malformed or truncated update bundle, or a file whose SHA-256 differs from its manifest. */
+  bad_bundle: 400,
+  /** Issue 19 item 1: no service of that name. */
+  service_not_found: 404,
+  /** Issue 19 item 1: the gateway cannot restart itself through its own request. */
+  restart_refused: 409,
+  /** Issue 19 item 4: rollback with no previous version kept. */
+  no_previous_version: 409,
 } as const satisfies ErrorTable;
 
 /** A code of `GATEWAY_ERRORS`, or a common one. */
@@ -163,6 +183,10 @@ export type Login2faPending = Static<typeof Login2faPendingSchema>;
 export interface GatewayRuntime {
   /** Latest status of every service, when a supervisor runs the stack (else the gateway probes). */
   statusSnapshot?: () => ServiceStatus[];
+  /** The supervisor's control channel (issue 19 items 1, 4), when one runs the stack: routes/ops.ts. */
+  opsControl?: OpsControl;
+  /** The supervisor's key channel (issue 19 item 3), when one runs the stack: routes/keys.ts. */
+  keyAdmin?: KeyAdmin;
   /** Test seam: a validator with injected keys instead of the configured issuers' JWKS. */
   validator?: BearerValidator;
   /** Test seam: how long a turn event waits in the outbox to share a POST to audit, ms (default 20). */
@@ -175,3 +199,6 @@ export interface GatewayStatus {
   auth_enabled: boolean;
   services: ServiceStatus[];
 }
+
+/** Issue 19 item 3: `/v1/admin/secrets` shapes. */
+export * from './contracts/keys.js';

@@ -30,6 +30,11 @@ import { adminRoutes } from './routes/admin.js';
 import { openaiRoutes } from './routes/openai.js';
 import { routerTracing } from './routes/tracing.js';
 import { SqliteRegistryStore } from './store/registry-store.js';
+import { SqliteEgressAllowlistStore } from './store/egress-allowlist-store.js';
+import { squidControl } from './clients/squid-control.js';
+import { EgressAllowlist } from './domain/egress.js';
+import { egressRoutes } from './routes/egress.js';
+import { ulidFactory } from '../../shared/identity/ulid.js';
 import { openSecretStore } from './store/secret-store.js';
 
 /** Host hooks and test seams of the router (`start(cfg, runtime)`'s second argument). */
@@ -118,5 +123,15 @@ export const inferenceRouterService = defineService<RouterConfig, RouterRuntime>
     await app.register(routerTracing, { tracer });
     await app.register(adminRoutes, { registry, admin: new RegistryAdmin(registry, audit) });
     await app.register(openaiRoutes, { inference, snapshot, cooldowns, hashes: hasher });
+
+    // Issue 19 item 6: the egress allowlist; the Squid include is rewritten from the store at start.
+    const egressStore = new SqliteEgressAllowlistStore(cfg.dbDir, cfg.migrationsDir);
+    ctx.onClose(() => egressStore.close());
+    const allowlist = new EgressAllowlist(egressStore, squidControl(cfg.egress, log), ulidFactory(), () => new Date(), audit);
+    await allowlist.sync();
+    if (cfg.egress?.policy === 'enforce' && cfg.egress.state !== 'running') {
+      app.health.check(() => `egress enforce: proxy unavailable (${cfg.egress?.reason ?? 'unknown'}); outbound calls fail closed`);
+    }
+    await app.register(egressRoutes, { allowlist });
   },
 });

@@ -32,6 +32,7 @@ import type { CommonServiceConfig } from '../../shared/config.js';
 
 export * from './contracts/registry.js';
 export * from './contracts/openai.js';
+export * from './contracts/egress.js';
 
 /**
  * The router's error codes and their HTTP statuses (DESIGN.md "Errors"; spec "Errors": inference
@@ -66,6 +67,10 @@ export const INFERENCE_ROUTER_ERRORS = {
   provider_auth_failed: 422,
   provider_probe_failed: 422,
   url_not_allowed: 400,
+  egress_destination_invalid: 400,
+  egress_rule_not_found: 404,
+  egress_rule_exists: 409,
+  egress_unavailable: 503,
   invalid_request: { default: 400, upstream_payload_too_large: 413 },
 } as const satisfies ErrorTable;
 

@@ -58,7 +58,7 @@ export const sandboxService = defineService<SandboxConfig, SandboxRuntime>({
     const now = runtime.now ?? Date.now;
     const backend = runtime.backend ?? new DockerBackend(cfg.dockerSocket);
     if (!runtime.backend) onClose(() => backend.close());
-    const engine = new Engine({ backend, settings: cfg, logger, now });
+    const engine = new Engine({ backend, settings: { ...cfg, egressPolicy: cfg.egress?.policy ?? 'off' }, logger, now });
     const instance = runtime.instanceId ?? ulidFactory()();
     const containers = new Containers({
       backend, engine, settings: cfg, logger, deployment: deploymentId(cfg.dataDir), instance, readyTimeoutMs: runtime.readyTimeoutMs ?? 60_000, now,

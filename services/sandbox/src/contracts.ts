@@ -313,6 +313,12 @@ export interface SandboxSettings {
   gpuEnabled: boolean;
   /** SANDBOX_GPU_NETWORK_ENABLED (false; needs gpuEnabled). */
   gpuNetworkEnabled: boolean;
+  /**
+   * SVC_EGRESS_POLICY as the sandbox sees it (issue 19 item 6; absent = off). With egress control on,
+   * sessions get no network: a container's traffic cannot yet be held to the workstation's proxy, and
+   * nothing may leave unlogged.
+   */
+  egressPolicy?: 'off' | 'observe' | 'enforce';
   /** SANDBOX_MAX_TIMEOUT, seconds: the cap of a call's `timeout` (300). */
   maxTimeoutSeconds: number;
   /** SANDBOX_WARM_POOL: ready containers kept for new sessions (2; 0 disables). */

@@ -14,12 +14,15 @@
  * Redirects are not followed by `request()`/`dispatcher.request()`; callers that follow one must
  * send the new URL through this agent again.
  *
+ * With egress control on (issue 19 item 6) the answer is `egress-agent.ts`'s proxy dispatcher instead.
+ *
  * Inference providers (registration probe and calls) and the price list use it; MCP servers,
  * connectors and OAuth/OIDC endpoints must use it too when they arrive.
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, Pool, buildConnector } from 'undici';
+import { Agent, Pool, buildConnector, type Dispatcher } from 'undici';
+import { createEgressAgent } from './egress-agent.js';
 import { effectivePort, refusalOf, resolveAllowed, type OutboundPolicy } from './outbound.js';
 
 /**
@@ -43,7 +46,9 @@ export function guardedLookup(port: number, policy: OutboundPolicy): LookupFunct
  * @example const d = createOutboundAgent({ own: workstationEndpoints(cfg) }, { headersTimeout: 5000 });
  *   await request(url, { dispatcher: d }); // rejects with UrlNotAllowedError for the gateway's URL
  */
-export function createOutboundAgent(policy: OutboundPolicy, options: Omit<Agent.Options, 'connect' | 'factory'> = {}): Agent {
+export function createOutboundAgent(policy: OutboundPolicy, options: Omit<Agent.Options, 'connect' | 'factory'> = {}): Dispatcher {
+  // Issue 19 item 6: with egress on, through the workstation's forward proxy (egress-agent.ts).
+  if (policy.own.egress && policy.own.egress.policy !== 'off') return createEgressAgent(policy, policy.own.egress, options);
   return new Agent({
     ...options,
     factory: (origin, agentOpts) => {

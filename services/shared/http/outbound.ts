@@ -43,6 +43,22 @@ export interface OwnEndpoints {
   servesPort(port: number): boolean;
   /** Canonical addresses of this machine's interfaces (beyond loopback), read when asked. */
   interfaceAddresses(): Iterable<string>;
+  /**
+   * Egress control (issue 19 item 6): when set and not `off`, supplied URLs are fetched through the
+   * forward proxy (`outbound-agent.ts`), or fail closed when `enforce` has no proxy.
+   */
+  readonly egress?: EgressRoute;
+}
+
+/** Where a service's outbound fetches go under egress control (issue 19 item 6). */
+export interface EgressRoute {
+  policy: 'off' | 'observe' | 'enforce';
+  /** Squid's URL, or null when it is not running. */
+  proxyUrl: string | null;
+  /** Why the proxy is not running. */
+  reason: string | null;
+  /** The calling service, sent to the proxy as `X-Egress-Service` (the audit row's `service`). */
+  service: string;
 }
 
 /** Resolves a host name to every address (like `dns.lookup(host, {all: true})`). */
@@ -180,6 +196,8 @@ export async function checkOutboundUrl(url: string | URL, policy: OutboundPolicy
 /** `OwnEndpoints` of a running workstation, from its config; ports can be added once known. */
 export class WorkstationEndpoints implements OwnEndpoints {
   private readonly ports = new Set<number>();
+  /** Egress route of the service (issue 19 item 6), set by `workstationEndpoints`. */
+  egress?: EgressRoute;
 
   /** @param ports initial own ports (0 is ignored: an ephemeral port is added once bound). */
   constructor(ports: Iterable<number>, private readonly interfaces: () => Iterable<string> = interfaceAddressesOfHost) {
@@ -204,7 +222,7 @@ export function interfaceAddressesOfHost(): string[] {
  * and of the public URL, the gRPC port (HTTP + 1000) of each service that has one, and the service's
  * own port; plus the interface addresses of the host.
  */
-export function workstationEndpoints(cfg: Pick<CommonServiceConfig, 'serviceUrls' | 'publicUrl' | 'port'>): WorkstationEndpoints {
+export function workstationEndpoints(cfg: Pick<CommonServiceConfig, 'serviceUrls' | 'publicUrl' | 'port'> & Partial<Pick<CommonServiceConfig, 'egress' | 'service'>>): WorkstationEndpoints {
   const ports: number[] = [cfg.port];
   const portOf = (s: string): number | null => { try { return effectivePort(new URL(s)); } catch { return null; } };
   for (const name of SERVICE_NAMES) {
@@ -215,5 +233,11 @@ export function workstationEndpoints(cfg: Pick<CommonServiceConfig, 'serviceUrls
   }
   const pub = portOf(cfg.publicUrl);
   if (pub !== null) ports.push(pub);
-  return new WorkstationEndpoints(ports);
+  const eg = cfg.egress;
+  // Issue 19 item 6: the proxy's own port is the workstation's too (a supplied URL may not name it).
+  const proxyPort = eg?.proxyUrl ? portOf(eg.proxyUrl) : null;
+  if (proxyPort !== null) ports.push(proxyPort);
+  const own = new WorkstationEndpoints(ports);
+  if (eg && eg.policy !== 'off') own.egress = { policy: eg.policy, proxyUrl: eg.proxyUrl, reason: eg.reason, service: cfg.service ?? 'unknown' };
+  return own;
 }

@@ -225,6 +225,7 @@ export function serviceStart<Cfg extends CommonServiceConfig, Rt>(def: ServiceDe
     let closing: Promise<void> | null = null;
     return {
       port,
+      setLogLevel: (level: string) => { built.logger.level = level; },
       close: () => {
         closing ??= (async () => { await built.close(); await flush(); })();
         return closing;

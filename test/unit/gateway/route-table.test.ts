@@ -54,7 +54,10 @@ test('rewrites strip prefixes and map admin inference onto the internal API', ()
 
 test('reserved, unavailable and unknown paths', () => {
   assert.equal(target(table.match('GET', '/v1/connectors/x')), 'local:reserved');
-  assert.equal(target(table.match('GET', '/v1/admin/jobs')), 'local:unavailable');
+  // Issue 19 items 1, 4, 5: the operating routes are the gateway's own (routes/ops.ts).
+  assert.equal(target(table.match('GET', '/v1/admin/jobs')), 'local:ops');
+  assert.equal(target(table.match('POST', '/v1/admin/services/memory/restart')), 'local:ops');
+  assert.equal(target(table.match('GET', '/v1/admin/services')), 'local:status');
   // Issue 15 item 2: upstream SSO IdPs are served by auth.
   assert.equal(target(table.match('GET', '/v1/admin/sso/idps')), 'proxy:auth');
   assert.equal(target(table.match('POST', '/v1/admin/sso/idps/corp/test')), 'proxy:auth');

@@ -63,6 +63,18 @@ test('runtime choice: auto prefers runsc, networked and GPU sessions use runc, a
   assert.match(chooseRuntime({ ...base, runtime: 'runsc' }, []).problem ?? '', /no runsc/);
 });
 
+test('egress control on: networked sessions get no network (their traffic cannot go through the proxy); off changes nothing', () => {
+  const engine = [{ name: 'runc', args: [] }];
+  const base = { runtime: 'auto' as const, networkEnabled: true, gpuEnabled: false, gpuNetworkEnabled: false };
+  for (const egressPolicy of ['observe', 'enforce'] as const) {
+    const c = chooseRuntime({ ...base, egressPolicy }, engine);
+    assert.equal(c.network, false);
+    assert.match(c.note ?? '', new RegExp(`egress control is on \\(${egressPolicy}\\)`));
+  }
+  assert.equal(chooseRuntime({ ...base, egressPolicy: 'off' }, engine).network, true);
+  assert.equal(chooseRuntime(base, engine).network, true);
+});
+
 const spec: ContainerSpec = {
   image: 'svc-sandbox:latest', runtime: 'runsc', labels: { 'org.svc.sandbox': '1' }, memoryBytes: 512 * 1024 * 1024, cpus: 1.5,
   pidsLimit: 128, network: false, gpu: false, tmpfsBytes: 64 * 1024 * 1024,

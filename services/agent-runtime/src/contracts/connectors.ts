@@ -21,6 +21,8 @@ export const CONNECTOR_ERRORS = {
   connector_config_invalid: 400,
   /** No such sync job in the tenant. */
   sync_job_not_found: 404,
+  /** Issue 19 item 5: cancel of a job that already ended. */
+  sync_job_finished: 409,
   /** A capabilities route naming a kind that does not exist. */
   connector_kind_unknown: 404,
 } as const;
@@ -145,7 +147,7 @@ export const SyncJobParams = Type.Object({ job_id: Type.String({ minLength: 1, m
 export const SyncJobViewSchema = Type.Object({
   job_id: Type.String(),
   connector_id: OrNull(Type.String()),
-  state: StringEnum(['queued', 'running', 'succeeded', 'failed'] as const),
+  state: StringEnum(['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const),
   /** Items to add, change or delete in this run; `done` includes `failed`. */
   progress: Type.Object({ total: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
   started_at: OrNull(Timestamp),
@@ -154,6 +156,10 @@ export const SyncJobViewSchema = Type.Object({
 });
 /** A sync job's state. */
 export type SyncJobView = Static<typeof SyncJobViewSchema>;
+/** `GET /v1/admin/context/sync`: the tenant's newest sync jobs (issue 19 item 5). */
+export const SyncJobListSchema = Type.Object({ jobs: Type.Array(SyncJobViewSchema) });
+/** `?limit=` of the job list (1-500, default 100). */
+export const SyncJobListQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) });
 
 /** What a connector kind supports. */
 export const CapabilitySchema = Type.Object({

@@ -13,7 +13,7 @@ import { requireRole } from '../../../shared/kit/principal.js';
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import {
   CapabilityListSchema, CapabilityParams, CapabilitySchema, CONNECTOR_CAPABILITIES, ConnectorCheckSchema, ConnectorCreateSchema, ConnectorDocumentListSchema,
-  ConnectorIdParams, ConnectorListSchema, ConnectorPatchSchema, ConnectorViewSchema, SurfaceListSchema, SurfaceSelectSchema, SyncAcceptedSchema, SyncJobParams,
+  ConnectorIdParams, ConnectorListSchema, ConnectorPatchSchema, ConnectorViewSchema, SurfaceListSchema, SurfaceSelectSchema, SyncAcceptedSchema, SyncJobListQuery, SyncJobListSchema, SyncJobParams,
   SyncJobViewSchema, SyncRequestSchema,
 } from '../contracts/connectors.js';
 import { NoContent } from '../contracts.js';
@@ -63,6 +63,9 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRoutesOptions> 
     return reply.code(202).send({ job_id: job.id });
   });
   app.get('/v1/admin/context/sync/:job_id', { schema: { params: SyncJobParams, response: { 200: SyncJobViewSchema } } }, async (req) => sync.job(admin(req).tenant, req.params.job_id));
+  // Issue 19 item 5: the job list and cancel, aggregated by the gateway's `GET /v1/admin/jobs`.
+  app.get('/v1/admin/context/sync', { schema: { querystring: SyncJobListQuery, response: { 200: SyncJobListSchema } } }, async (req) => ({ jobs: sync.list(admin(req).tenant, req.query.limit ?? 100) }));
+  app.post('/v1/admin/context/sync/:job_id/cancel', { schema: { params: SyncJobParams, response: { 200: SyncJobViewSchema } } }, async (req) => sync.cancel(admin(req).tenant, req.params.job_id));
 
   app.get('/v1/admin/connector-capabilities', { schema: { response: { 200: CapabilityListSchema } } }, async (req) => {
     admin(req);

@@ -44,6 +44,7 @@ export class SqliteConnectorStore implements ConnectorStore {
       deleteItem: db.prepare('DELETE FROM connector_documents WHERE tenant_id = ? AND connector_id = ? AND item_key = ?'),
       deleteDocuments: db.prepare('DELETE FROM connector_documents WHERE tenant_id = ? AND connector_id = ?'),
       job: db.prepare<[string, string], JobRow>('SELECT * FROM connector_jobs WHERE tenant_id = ? AND id = ?'),
+      jobs: db.prepare<[string, number], JobRow>('SELECT * FROM connector_jobs WHERE tenant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
       putJob: db.prepare(`INSERT INTO connector_jobs (id, tenant_id, connector_id, state, total, done, failed, started_at, finished_at, error, created_at)
         VALUES (@id, @tenant_id, @connector_id, @state, @total, @done, @failed, @started_at, @finished_at, @error, @created_at)
         ON CONFLICT (id) DO UPDATE SET state = excluded.state, total = excluded.total, done = excluded.done, failed = excluded.failed,
@@ -85,6 +86,8 @@ export class SqliteConnectorStore implements ConnectorStore {
   deleteDocuments(tenantId: string, connectorId: string): void { this.s.deleteDocuments.run(tenantId, connectorId); }
 
   job(tenantId: string, id: string): JobRow | undefined { return this.s.job.get(tenantId, id); }
+
+  jobs(tenantId: string, limit: number): JobRow[] { return this.s.jobs.all(tenantId, limit); }
 
   putJob(row: JobRow): void { this.s.putJob.run(row); }
 

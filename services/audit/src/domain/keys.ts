@@ -26,11 +26,12 @@ export function keyProblem(name: string, key: string | null | undefined): string
 }
 
 /**
- * Build and validate a key ring from the config slice.
+ * Build and validate a key ring from the config slice (active, previous, and the retired keys of
+ * `retiredKeys`, which verify only).
  * @throws Error naming the variable when a key is missing, short or a placeholder, or when the
  *   previous key lacks a distinct label.
  */
-export function keyRingFromConfig(cfg: { signingKey: string; keyVersion: string; previousSigningKey: string | null; previousKeyVersion: string | null }): KeyRing {
+export function keyRingFromConfig(cfg: AuditKeyMaterial): KeyRing {
   const p = keyProblem('AUDIT_SIGNING_KEY', cfg.signingKey);
   if (p) throw new Error(`audit refuses to start: ${p}`);
   if (!cfg.keyVersion) throw new Error('audit refuses to start: AUDIT_KEY_VERSION is empty');
@@ -42,6 +43,8 @@ export function keyRingFromConfig(cfg: { signingKey: string; keyVersion: string;
     if (cfg.previousKeyVersion === cfg.keyVersion) throw new Error('audit refuses to start: AUDIT_KEY_VERSION_PREVIOUS must differ from AUDIT_KEY_VERSION');
     byVersion.set(cfg.previousKeyVersion, cfg.previousSigningKey);
   }
+  // Issue 19 item 3: every key retired through /v1/admin/secrets keeps verifying its rows.
+  for (const r of cfg.retiredKeys ?? []) if (r.key && r.version && !byVersion.has(r.version)) byVersion.set(r.version, r.key);
   return { active: { version: cfg.keyVersion, key: cfg.signingKey }, byVersion };
 }
 

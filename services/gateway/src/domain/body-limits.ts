@@ -73,6 +73,10 @@ const LOCAL_LIMITS: Readonly<Partial<Record<LocalTargetName, { upstream: { servi
   login: { upstream: { service: 'auth', method: 'POST', path: '/v1/auth/login' } },
   login_2fa: { bytes: LOGIN_2FA_BODY_LIMIT_BYTES },
   refresh: { upstream: { service: 'auth', method: 'POST', path: '/v1/auth/refresh' } },
+  // Issue 19 item 2: `POST /v1/admin/backups/import` takes a whole archive (capped by maxRequestBodyBytes).
+  backups: { bytes: 1024 * MiB },
+  // Offline update bundles (issue 19 item 4), streamed to disk by routes/ops.ts.
+  ops: { bytes: 512 * MiB },
 };
 
 /** Body limits of the upstream routes, resolved for one configuration. */

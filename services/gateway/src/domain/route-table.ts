@@ -10,7 +10,7 @@ import type { UpstreamName } from '../../../shared/services.js';
  * Names of the gateway-owned answers: `login` and `login_2fa` are the password login with its
  * second factor (issue 14 item 3; spec "Mobile-push second factor").
  */
-export type LocalTargetName = 'status' | 'agui' | 'reserved' | 'unavailable' | 'health' | 'login' | 'login_2fa' | 'refresh';
+export type LocalTargetName = 'status' | 'agui' | 'reserved' | 'unavailable' | 'health' | 'login' | 'login_2fa' | 'refresh' | 'ops' | 'backups' | 'keys';
 
 /** Where a matched request goes. */
 export type RouteTarget =
@@ -68,10 +68,18 @@ export const ROUTES: readonly RouteRule[] = [
   // Gateway-owned admin.
   { pattern: '/v1/admin/status', target: { kind: 'local', handler: 'status' }, methods: ['GET'] },
   { pattern: '/v1/admin/services', target: { kind: 'local', handler: 'status' }, methods: ['GET'] },
-  ...['topology', 'stack', 'secrets', 'backups', 'deploy', 'update', 'jobs'].flatMap((p): RouteRule[] => [
-    { pattern: `/v1/admin/${p}`, target: { kind: 'local', handler: 'unavailable' } },
-    { pattern: `/v1/admin/${p}/*`, target: { kind: 'local', handler: 'unavailable' } },
+  // Issue 19 item 2: backups and restore (routes/backups.ts).
+  { pattern: '/v1/admin/backups', target: { kind: 'local', handler: 'backups' } },
+  { pattern: '/v1/admin/backups/*', target: { kind: 'local', handler: 'backups' } },
+  // Keys (issue 19 item 3): routes/keys.ts over the supervisor's key channel.
+  { pattern: '/v1/admin/secrets', target: { kind: 'local', handler: 'keys' } },
+  { pattern: '/v1/admin/secrets/*', target: { kind: 'local', handler: 'keys' } },
+  // Operating the workstation (issue 19 items 1, 4, 5): routes/ops.ts over the supervisor's control channel.
+  ...['topology', 'stack', 'deploy', 'update', 'jobs'].flatMap((p): RouteRule[] => [
+    { pattern: `/v1/admin/${p}`, target: { kind: 'local', handler: 'ops' } },
+    { pattern: `/v1/admin/${p}/*`, target: { kind: 'local', handler: 'ops' } },
   ]),
+  { pattern: '/v1/admin/services/*', target: { kind: 'local', handler: 'ops' } },
   // Upstream SSO IdPs (issue 15 item 2): the embedded IdP counts as the configured IdP, so the
   // surface is mounted by default; the admin guard still runs before it.
   { pattern: '/v1/admin/sso/idps', target: proxy('auth') },
@@ -107,6 +115,8 @@ export const ROUTES: readonly RouteRule[] = [
   { pattern: '/v1/audit', target: proxy('audit') },
   { pattern: '/v1/audit/*', target: proxy('audit') },
   { pattern: '/v1/receipts', target: proxy('audit') },
+  // The receipt signing public keys (issue 22 item 1, issue 19 item 3): anyone may fetch them.
+  { pattern: '/v1/receipts/keys', target: proxy('audit'), public: true, methods: ['GET'] },
   { pattern: '/v1/receipts/*', target: proxy('audit') },
   { pattern: '/v1/generations', target: proxy('observability') },
   { pattern: '/v1/generations/*', target: proxy('observability') },

@@ -70,7 +70,15 @@ export const proxyPlugin = fp<ProxyPluginOptions>(async (app, opts) => {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.bodyLimit }, (_req, body, done) => done(null, body));
-  const limitOf = (req: FastifyRequest): number => Math.min(opts.bodyLimit, routeBodyLimit(req, opts.bodyLimits) ?? opts.bodyLimit);
+  const limitOf = (req: FastifyRequest): number => {
+    const own = routeBodyLimit(req, opts.bodyLimits);
+    // Offline update bundles (issue 19 item 4) are streamed to disk, not buffered: their own, larger limit.
+    const t = req.gw?.rule?.target;
+    if (own !== null && t?.kind === 'local' && t.handler === 'ops') return own;
+    // Backup archives sent as application/vnd.svc.backup stream to disk too (issue 19 item 2, routes/backups.ts).
+    if (own !== null && t?.kind === 'local' && t.handler === 'backups' && req.headers['content-type'] === 'application/vnd.svc.backup') return own;
+    return Math.min(opts.bodyLimit, own ?? opts.bodyLimit);
+  };
   // A callback hook (no promise per request): this runs on the hot path of every request.
   app.addHook('preParsing', (req, reply, payload, done) => {
     const length = req.headers['content-length'];

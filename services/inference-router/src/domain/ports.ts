@@ -99,7 +99,7 @@ export interface GenerationSink {
 /** One admin change of the registry, for the audit log. `detail` must not hold secrets. */
 export interface AdminChange {
   action: string;
-  resourceType: 'inference_provider' | 'inference_role';
+  resourceType: 'inference_provider' | 'inference_role' | 'egress_destination';
   resourceId: string;
   userId: string;
   detail: Record<string, unknown>;

@@ -42,7 +42,16 @@ export interface RuntimeChoice {
  * Choose the runtime of new sessions from the settings and the engine's registered runtimes.
  * Pure (unit-tested).
  */
-export function chooseRuntime(s: Pick<SandboxSettings, 'runtime' | 'networkEnabled' | 'gpuEnabled' | 'gpuNetworkEnabled'>, registered: readonly RuntimeInfo[]): RuntimeChoice {
+export function chooseRuntime(s: Pick<SandboxSettings, 'runtime' | 'networkEnabled' | 'gpuEnabled' | 'gpuNetworkEnabled' | 'egressPolicy'>, registered: readonly RuntimeInfo[]): RuntimeChoice {
+  const choice = chooseByEngine(s, registered);
+  // Egress control (issue 19 item 6) fails closed for containers: their traffic is not routed through the proxy.
+  if (choice.network && s.egressPolicy && s.egressPolicy !== 'off') {
+    return { ...choice, network: false, note: `egress control is on (${s.egressPolicy}): sandbox sessions get no network, since their traffic cannot go through the workstation's proxy` };
+  }
+  return choice;
+}
+
+function chooseByEngine(s: Pick<SandboxSettings, 'runtime' | 'networkEnabled' | 'gpuEnabled' | 'gpuNetworkEnabled'>, registered: readonly RuntimeInfo[]): RuntimeChoice {
   const wantsNetwork = s.networkEnabled || (s.gpuEnabled && s.gpuNetworkEnabled);
   const runsc = registered.find((r) => r.name === 'runsc');
   const runscOffline = runsc !== undefined && runsc.args.some((a) => a === '--network=none' || a === '--network none');

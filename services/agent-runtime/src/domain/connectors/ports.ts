@@ -50,7 +50,7 @@ export interface JobRow {
   id: string;
   tenant_id: string;
   connector_id: string | null;
-  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
   total: number;
   done: number;
   failed: number;
@@ -75,6 +75,8 @@ export interface ConnectorStore {
   deleteItem(tenantId: string, connectorId: string, itemKey: string): void;
   deleteDocuments(tenantId: string, connectorId: string): void;
   job(tenantId: string, id: string): JobRow | undefined;
+  /** The tenant's newest jobs, at most `limit` (issue 19 item 5: `GET /v1/admin/jobs`). */
+  jobs(tenantId: string, limit: number): JobRow[];
   putJob(row: JobRow): void;
   /** Jobs `queued` or `running` (resumed at start), oldest first. */
   unfinishedJobs(): JobRow[];

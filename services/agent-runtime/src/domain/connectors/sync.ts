@@ -48,6 +48,8 @@ export class ConnectorSync {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Jobs an admin cancelled while queued or running (issue 19 item 5). */
+  private readonly cancelled = new Set<string>();
   private readonly now: () => Date;
 
   constructor(private readonly d: ConnectorSyncDeps) {
@@ -76,6 +78,27 @@ export class ConnectorSync {
     if (!j) throw new DomainError('sync_job_not_found', 'no such sync job');
     return jobView(j);
   }
+
+  /** The tenant's newest jobs (issue 19 item 5). */
+  list(tenantId: string, limit = 100): SyncJobView[] {
+    return this.d.store.jobs(tenantId, limit).map(jobView);
+  }
+
+  /**
+   * Cancel a queued or running job (issue 19 item 5): a queued one ends now, a running one after
+   * the items in flight; items already synced stay. @throws DomainError `sync_job_not_found`, `sync_job_finished`.
+   */
+  cancel(tenantId: string, id: string): SyncJobView {
+    const j = this.d.store.job(tenantId, id);
+    if (!j) throw new DomainError('sync_job_not_found', 'no such sync job');
+    if (j.state !== 'queued' && j.state !== 'running') throw new DomainError('sync_job_finished', `the job already ended (${j.state})`);
+    this.cancelled.add(id);
+    const row: JobRow = { ...j, state: 'cancelled', finished_at: this.iso(), error: null };
+    this.d.store.putJob(row);
+    return jobView(row);
+  }
+
+  private halted(jobId: string): boolean { return this.closed || this.cancelled.has(jobId); }
 
   /** Resume the jobs a stop left unfinished; returns how many. */
   resume(): number {
@@ -126,7 +149,7 @@ export class ConnectorSync {
   private async run(tenantId: string, jobId: string): Promise<void> {
     if (this.closed) return;
     let job = this.d.store.job(tenantId, jobId);
-    if (!job || job.state === 'succeeded' || job.state === 'failed') return;
+    if (!job || job.state === 'succeeded' || job.state === 'failed' || job.state === 'cancelled') { this.cancelled.delete(jobId); return; }
     job = { ...job, state: 'running', started_at: job.started_at ?? this.iso() };
     this.d.store.putJob(job);
     const targets = job.connector_id ? [this.d.store.get(tenantId, job.connector_id)].filter((c): c is ConnectorRow => !!c) : this.d.store.list(tenantId);
@@ -136,7 +159,7 @@ export class ConnectorSync {
     }
     const errors: string[] = [];
     for (const c of targets) {
-      if (this.closed) return;
+      if (this.halted(jobId)) break;
       try {
         job = await this.syncConnector(job, c);
       } catch (err) {
@@ -145,6 +168,11 @@ export class ConnectorSync {
         this.d.store.setStatus(tenantId, c.id, 'error', msg, this.iso());
         job = this.d.store.job(tenantId, jobId) ?? job;
       }
+    }
+    if (this.cancelled.delete(jobId)) {
+      const last = this.d.store.job(tenantId, jobId) ?? job;
+      this.d.store.putJob({ ...job, state: 'cancelled', error: null, finished_at: last.finished_at ?? this.iso() });
+      return;
     }
     if (this.closed) return;
     this.d.store.putJob({ ...job, state: errors.length ? 'failed' : 'succeeded', error: errors.length ? errors.join('; ') : null, finished_at: this.iso() });
@@ -174,15 +202,15 @@ export class ConnectorSync {
       const step = (failed: boolean): void => {
         progress.done += 1;
         if (failed) progress.failed += 1;
-        this.d.store.putJob(progress);
+        if (!this.cancelled.has(job.id)) this.d.store.putJob(progress);
       };
       for (const key of gone) {
-        if (this.closed) return progress;
+        if (this.halted(job.id)) return progress;
         step(!(await this.removeItem(c, key, stored.get(key) ?? [])));
       }
       let next = 0;
       const worker = async (): Promise<void> => {
-        while (next < todo.length && !this.closed) {
+        while (next < todo.length && !this.halted(job.id)) {
           const item = todo[next++]!;
           step(!(await this.syncItem(c, src, item, stored.get(item.key) ?? [])));
         }
