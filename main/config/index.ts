@@ -10,8 +10,7 @@
  * (`str`, `secret`, `int`, `bool`, `list`, ...) live in `./env.ts` and are re-exported here.
  */
 import { readUpdateSettings, type UpdateSettings } from './update.js';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +21,10 @@ import { ACCOUNT_ROLES, isAccountRole } from '../../services/shared/identity/pri
 import { ConfigError, bool, int, isPlaceholder, list, secret, str, type Env } from './env.js';
 import { readServiceSettings, type ServiceSettings } from './services/index.js';
 import { networkPlan, tlsFiles } from './lan.js';
-import { applyRotatedKeys } from './key-store.js';
+import { applyRotatedKeys, generatedSecrets } from './key-store.js';
 import { egressSlice, readEgressSettings, type EgressSettings } from './egress.js';
 import { backupDirOf } from './backup.js';
-import { idpSlice, internalAuthSlice, readInternalAuth, trustedIssuers, webPasswordClient, type InternalAuthStack } from './internal-auth.js';
+import { idpSlice, internalAuthSlice, parseIssuers, readInternalAuth, trustedIssuers, webPasswordClient, type InternalAuthStack } from './internal-auth.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
 } from '../../services/shared/config.js';
@@ -153,56 +152,6 @@ function environment(env: Env): Environment {
   if (raw === 'prod' || raw === 'production') return 'production';
   if (raw === 'test') return 'test';
   return 'development';
-}
-
-/**
- * First-start secrets: when a key variable is not set at all outside production, a random key is
- * generated once and kept in `<dataDir>/secrets/generated.json` (mode 0600), so a laptop install
- * starts with no configuration. A variable that is set must hold a usable value.
- */
-function generatedSecrets(dataDir: string): { get(name: string): string } {
-  const file = join(dataDir, 'secrets', 'generated.json');
-  let cache: Record<string, string> | null = null;
-  return {
-    get(name: string): string {
-      if (!cache) {
-        cache = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as Record<string, string> : {};
-      }
-      let v = cache[name];
-      if (!v) {
-        v = randomBytes(32).toString('base64url');
-        cache[name] = v;
-        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-        writeFileSync(file, JSON.stringify(cache, null, 2), { mode: 0o600 });
-        chmodSync(file, 0o600);
-      }
-      return v;
-    },
-  };
-}
-
-function parseIssuers(env: Env): TrustedIssuer[] {
-  const out: TrustedIssuer[] = [];
-  const raw = str(env, 'SVC_TRUSTED_ISSUERS');
-  if (raw) {
-    let parsed: unknown;
-    try { parsed = JSON.parse(raw); } catch { throw new ConfigError('SVC_TRUSTED_ISSUERS must be a JSON array of {issuer, jwks_url, algorithms?}'); }
-    if (!Array.isArray(parsed)) throw new ConfigError('SVC_TRUSTED_ISSUERS must be a JSON array');
-    for (const item of parsed as Array<Record<string, unknown>>) {
-      if (typeof item.issuer !== 'string' || typeof item.jwks_url !== 'string') {
-        throw new ConfigError('each SVC_TRUSTED_ISSUERS entry needs string issuer and jwks_url');
-      }
-      const algs = Array.isArray(item.algorithms) ? item.algorithms.map(String) : ['RS256', 'ES256'];
-      out.push({ issuer: item.issuer, jwksUrl: item.jwks_url, algorithms: algs });
-    }
-  }
-  const oidcIssuer = str(env, 'OIDC_ISSUER');
-  const oidcJwks = str(env, 'OIDC_JWKS_URL');
-  if (oidcIssuer) {
-    if (!oidcJwks) throw new ConfigError('OIDC_ISSUER is set; set OIDC_JWKS_URL to its JWKS address too');
-    out.push({ issuer: oidcIssuer, jwksUrl: oidcJwks, algorithms: list(str(env, 'OIDC_ALGORITHMS')).length ? list(str(env, 'OIDC_ALGORITHMS')) : ['RS256', 'ES256'] });
-  }
-  return out;
 }
 
 /**

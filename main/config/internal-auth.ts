@@ -186,3 +186,28 @@ export function trustedIssuers(
     ...external.map((i) => ({ ...i, algorithms: [...i.algorithms] })),
   ];
 }
+
+/** `SVC_TRUSTED_ISSUERS` (JSON `[{issuer, jwks_url, algorithms?}]`) plus `OIDC_ISSUER` / `OIDC_JWKS_URL`: further issuers the gateway trusts. @throws ConfigError. */
+export function parseIssuers(env: Env): TrustedIssuer[] {
+  const out: TrustedIssuer[] = [];
+  const raw = str(env, 'SVC_TRUSTED_ISSUERS');
+  if (raw) {
+    let parsed: unknown;
+    try { parsed = JSON.parse(raw); } catch { throw new ConfigError('SVC_TRUSTED_ISSUERS must be a JSON array of {issuer, jwks_url, algorithms?}'); }
+    if (!Array.isArray(parsed)) throw new ConfigError('SVC_TRUSTED_ISSUERS must be a JSON array');
+    for (const item of parsed as Array<Record<string, unknown>>) {
+      if (typeof item.issuer !== 'string' || typeof item.jwks_url !== 'string') {
+        throw new ConfigError('each SVC_TRUSTED_ISSUERS entry needs string issuer and jwks_url');
+      }
+      const algs = Array.isArray(item.algorithms) ? item.algorithms.map(String) : ['RS256', 'ES256'];
+      out.push({ issuer: item.issuer, jwksUrl: item.jwks_url, algorithms: algs });
+    }
+  }
+  const oidcIssuer = str(env, 'OIDC_ISSUER');
+  const oidcJwks = str(env, 'OIDC_JWKS_URL');
+  if (oidcIssuer) {
+    if (!oidcJwks) throw new ConfigError('OIDC_ISSUER is set; set OIDC_JWKS_URL to its JWKS address too');
+    out.push({ issuer: oidcIssuer, jwksUrl: oidcJwks, algorithms: list(str(env, 'OIDC_ALGORITHMS')).length ? list(str(env, 'OIDC_ALGORITHMS')) : ['RS256', 'ES256'] });
+  }
+  return out;
+}

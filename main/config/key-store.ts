@@ -150,3 +150,29 @@ export function applyRotatedKeys(dataDir: string, env: {
     audit: auditMaterial(effectiveKeys(store, 'audit', envAuditKeys(env.audit))),
   };
 }
+
+/**
+ * First-start secrets: when a key variable is not set at all outside production, a random key is
+ * generated once and kept in `<dataDir>/secrets/generated.json` (mode 0600), so a laptop install
+ * starts with no configuration. A variable that is set must hold a usable value.
+ */
+export function generatedSecrets(dataDir: string): { get(name: string): string } {
+  const file = join(dataDir, 'secrets', 'generated.json');
+  let cache: Record<string, string> | null = null;
+  return {
+    get(name: string): string {
+      if (!cache) {
+        cache = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as Record<string, string> : {};
+      }
+      let v = cache[name];
+      if (!v) {
+        v = randomBytes(32).toString('base64url');
+        cache[name] = v;
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        writeFileSync(file, JSON.stringify(cache, null, 2), { mode: 0o600 });
+        chmodSync(file, 0o600);
+      }
+      return v;
+    },
+  };
+}
