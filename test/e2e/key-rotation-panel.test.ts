@@ -4,37 +4,18 @@
  * rotates the receipt key through the confirmation, and sees the new version signing and the old
  * one retired.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import type { TestStack } from '../helpers/stack.js';
-import { haveChromium, launch, newPage, shot, signIn, startE2E } from './support.js';
+import { adminSession, shot } from './support.js';
 
-const skipAll = !haveChromium();
-let stack: TestStack;
-let browser: Browser;
-let page: Page;
-let errors: string[];
+const { session: s, skip } = adminSession();
 
-before(async () => {
-  if (skipAll) return;
-  stack = await startE2E();
-  browser = await launch();
-  ({ page, errors } = await newPage(browser));
-  await signIn(page, stack.url);
-});
-after(async () => {
-  if (skipAll) return;
-  await browser?.close();
-  await stack?.stop();
-});
-
-test('Keys tab: every kind listed with fingerprints; Rotate asks to confirm, then the new receipt key signs', { skip: skipAll && 'chromium is not installed' }, async () => {
-  await page.goto(`${stack.url}/admin/keys`);
+test('Keys tab: every kind listed with fingerprints; Rotate asks to confirm, then the new receipt key signs', { skip }, async () => {
+  await s.page.goto(`${s.stack.url}/admin/keys`);
   for (const name of ['Principal stamps', 'Capability tokens', 'Audit signing', 'Receipt signing (Ed25519)']) {
-    await page.getByRole('region', { name }).waitFor({ timeout: 30_000 });
+    await s.page.getByRole('region', { name }).waitFor({ timeout: 30_000 });
   }
-  const receipt = page.getByRole('region', { name: 'Receipt signing (Ed25519)' });
+  const receipt = s.page.getByRole('region', { name: 'Receipt signing (Ed25519)' });
   const rows = receipt.getByRole('table').locator('tbody tr');
   assert.equal(await rows.count(), 1);
   // 64 hex digits of SHA-256, shown in groups of four.
@@ -48,9 +29,9 @@ test('Keys tab: every kind listed with fingerprints; Rotate asks to confirm, the
   assert.equal(await rows.count(), 2);
   assert.match(await rows.nth(0).innerText(), /signing/);
   assert.match(await rows.nth(1).innerText(), /verifies only/);
-  const pub = await (await fetch(`${stack.url}/v1/receipts/keys`)).json() as { keys: Array<{ kid: string }> };
+  const pub = await (await fetch(`${s.stack.url}/v1/receipts/keys`)).json() as { keys: Array<{ kid: string }> };
   assert.equal(pub.keys.length, 2);
   assert.match(await rows.nth(0).innerText(), new RegExp(pub.keys[0]!.kid.replace(/[-]/g, '\\-')));
-  await shot(page, 'key-rotation-panel');
-  assert.deepEqual(errors, []);
+  await shot(s.page, 'key-rotation-panel');
+  assert.deepEqual(s.errors, []);
 });

@@ -3,6 +3,7 @@
  * OpenAI-compatible provider, and Debian's Chromium driven by playwright-core (DESIGN.md "Browser
  * tests"). Screenshots land in `test-results/`.
  */
+import { after, before } from 'node:test';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,4 +79,31 @@ export async function unavailable(url: string, token: string, method: string, pa
   const text = await r.text();
   if (r.status === 404 || r.status === 502 || r.status === 501) return `${method} ${path} answers ${r.status} (${text.slice(0, 120)}); the backend for it has not landed yet`;
   return null;
+}
+
+/** A stack, a browser and a page signed in as the admin, shared by one test file's tests. */
+export interface AdminSession { stack: TestStack; browser: Browser; page: Page; errors: string[] }
+
+/**
+ * Register `before`/`after` hooks that start the stack and a browser and sign the admin in, and stop
+ * them after the file's tests; the returned object is filled in `before`. Nothing starts when
+ * chromium is missing (`skip` is then true; tests pass it as their `skip` option).
+ */
+export function adminSession(env: Record<string, string> = {}, cleanup?: (s: AdminSession) => void): { session: AdminSession; skip: false | string } {
+  const skip = haveChromium() ? false : 'chromium is not installed';
+  const session = {} as AdminSession;
+  before(async () => {
+    if (skip) return;
+    session.stack = await startE2E(env);
+    session.browser = await launch();
+    ({ page: session.page, errors: session.errors } = await newPage(session.browser));
+    await signIn(session.page, session.stack.url);
+  });
+  after(async () => {
+    if (skip) return;
+    await session.browser?.close();
+    await session.stack?.stop();
+    if (session.stack) cleanup?.(session);
+  });
+  return { session, skip };
 }
