@@ -3,7 +3,9 @@
  * the password comes from the tenant secret store; a message with an attachment is synced and both
  * its body and the attachment's text are searchable; a second sync takes only the new message;
  * a check with a wrong password says so clearly (and never echoes the password); a server address on
- * the workstation's own service port is refused by the outbound guard.
+ * the workstation's own service port is refused by the outbound guard; a connector signing in with an
+ * OAuth access token from the secret store (SASL XOAUTH2, checked by Dovecot's oauth2 passdb) reads the
+ * same mailbox, and a wrong token is refused.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +24,8 @@ function mime(subject: string, body: string, attachment?: { name: string; text: 
 }
 
 test('an IMAP connector indexes messages and attachments, incrementally', { skip: dovecotMissing() ?? false, timeout: 180_000 }, async () => {
-  const mail = await startDovecot();
+  const TOKEN = 'imap-oauth-access-token-7f3a9c';
+  const mail = await startDovecot(undefined, undefined, TOKEN);
   const stack = await startStack();
   try {
     const imap = new ImapFlow({ host: mail.host, port: mail.port, secure: false, auth: { user: mail.user, pass: mail.password }, logger: false });
@@ -74,6 +77,28 @@ test('an IMAP connector indexes messages and attachments, incrementally', { skip
     const badView = await callJson(stack.url, admin, 'GET', `/v1/admin/context/connectors/${bad.body.id}`);
     assert.equal(badView.body.status, 'error');
     assert.match(badView.body.last_error, /authentication failed/);
+
+    // The same mailbox through an OAuth access token (SASL XOAUTH2) instead of a password.
+    assert.equal((await callJson(stack.url, admin, 'PUT', '/v1/admin/tenant-secrets/imap-token', { value: TOKEN })).status, 201);
+    assert.equal((await callJson(stack.url, admin, 'PUT', '/v1/admin/tenant-secrets/imap-token-wrong', { value: 'expired-token' })).status, 201);
+    const { password_secret: _unused, ...noPassword } = config;
+    const both = await callJson(stack.url, admin, 'POST', '/v1/admin/context/connectors', { kind: 'imap', name: 'Both', config: { ...config, access_token_secret: 'imap-token' } });
+    assert.equal(both.status, 400, 'one credential only');
+    const viaToken = await callJson(stack.url, admin, 'POST', '/v1/admin/context/connectors', { kind: 'imap', name: 'Mailbox (OAuth)', config: { ...noPassword, access_token_secret: 'imap-token' } });
+    assert.equal(viaToken.status, 201, JSON.stringify(viaToken.body));
+    assert.ok(!JSON.stringify(viaToken.body).includes(TOKEN));
+    const checks = mail.tokenChecks();
+    const tokenCheck = await callJson(stack.url, admin, 'POST', `/v1/admin/context/connectors/${viaToken.body.id}/check`);
+    assert.equal(tokenCheck.body.ok, true, JSON.stringify(tokenCheck.body));
+    assert.ok(mail.tokenChecks() > checks, 'the server validated the token');
+    const tokenSync = await syncAndWait(stack.url, admin, viaToken.body.id);
+    assert.equal(tokenSync.state, 'succeeded');
+    assert.deepEqual(tokenSync.progress, { total: 2, done: 2, failed: 0 }, 'both messages through the token');
+    const wrongToken = await callJson(stack.url, admin, 'POST', '/v1/admin/context/connectors', { kind: 'imap', name: 'Wrong token', config: { ...noPassword, access_token_secret: 'imap-token-wrong' } });
+    const wrongCheck = await callJson(stack.url, admin, 'POST', `/v1/admin/context/connectors/${wrongToken.body.id}/check`);
+    assert.equal(wrongCheck.body.ok, false);
+    assert.match(wrongCheck.body.error, /authentication failed/);
+    assert.ok(!JSON.stringify(wrongCheck.body).includes('expired-token'));
   } finally {
     await stack.stop();
     await mail.dispose();

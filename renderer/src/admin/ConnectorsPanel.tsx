@@ -1,6 +1,6 @@
 /**
  * Admin knowledge connectors (issue 18 items 3 and 4; `/v1/admin/context/*`): the list, create a
- * folder or IMAP connector (the IMAP password is named by a tenant secret, never typed here),
+ * folder or IMAP connector (the IMAP password or OAuth access token is named by a tenant secret, never typed here),
  * check the connection, choose the surfaces (sub-folders, mailboxes) to sync, sync now with the
  * job's progress, and each synced item with its last error.
  */
@@ -102,14 +102,14 @@ function ConnectorDetail({ c, onChanged }: { c: Connector; onChanged: () => void
 export function ConnectorsPanel() {
   const connectors = useQuery<{ connectors: Connector[] }>('/v1/admin/context/connectors');
   const [kind, setKind] = useState<'folder' | 'imap'>('folder');
-  const [f, setF] = useState({ name: '', path: '', host: '', port: '993', tls: true, username: '', secret: '', mailboxes: '', visibility: 'private', audiences: '', grants: '', schedule: '' });
+  const [f, setF] = useState({ name: '', path: '', host: '', port: '993', tls: true, username: '', credential: 'password_secret', secret: '', mailboxes: '', visibility: 'private', audiences: '', grants: '', schedule: '' });
   const [open, setOpen] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const create = (e: FormEvent): void => {
     e.preventDefault();
     const config = kind === 'folder' ? { path: f.path.trim() }
-      : { host: f.host.trim(), port: Number(f.port), tls: f.tls, username: f.username.trim(), password_secret: f.secret.trim(), ...(list(f.mailboxes).length ? { mailboxes: list(f.mailboxes) } : {}) };
+      : { host: f.host.trim(), port: Number(f.port), tls: f.tls, username: f.username.trim(), [f.credential]: f.secret.trim(), ...(list(f.mailboxes).length ? { mailboxes: list(f.mailboxes) } : {}) };
     void (async () => {
       setError(null);
       try {
@@ -143,7 +143,12 @@ export function ConnectorsPanel() {
           <label>Port <input value={f.port} onChange={set('port')} inputMode="numeric" required /></label>
           <label className="check"><input type="checkbox" checked={f.tls} onChange={() => setF({ ...f, tls: !f.tls })} /> TLS</label>
           <label>Username <input value={f.username} onChange={set('username')} required /></label>
-          <label>Password secret (tenant secret name) <input value={f.secret} onChange={set('secret')} required /></label>
+          <label>Sign in with
+            <select value={f.credential} onChange={set('credential')}>
+              <option value="password_secret">a password</option><option value="access_token_secret">an OAuth access token (XOAUTH2)</option>
+            </select>
+          </label>
+          <label>{f.credential === 'password_secret' ? 'Password' : 'Access token'} secret (tenant secret name) <input value={f.secret} onChange={set('secret')} required /></label>
           <label>Mailboxes (comma separated, default INBOX) <input value={f.mailboxes} onChange={set('mailboxes')} /></label>
         </>}
         <label>Visibility

@@ -17,7 +17,10 @@ export interface ImapSettings {
   host: string;
   /** The address `host` resolved to and the outbound guard allowed; connected to instead of `host` (TLS still checks `host`). */
   address?: string;
-  port: number; tls: boolean; username: string; password: string; mailboxes?: string[];
+  port: number; tls: boolean; username: string; mailboxes?: string[];
+  /** One credential: the password (LOGIN / PLAIN), or an OAuth 2.0 access token (SASL XOAUTH2 / OAUTHBEARER). */
+  password?: string;
+  accessToken?: string;
 }
 
 /** Deadline of connecting and of one command, ms. */
@@ -26,7 +29,7 @@ const TIMEOUT_MS = 15_000;
 /** A short, secret-free reason of an IMAP failure. */
 export function imapReason(err: unknown): string {
   const e = err as { authenticationFailed?: boolean; code?: string; message?: string; responseText?: string };
-  if (e.authenticationFailed) return 'authentication failed: the server refused the username or password';
+  if (e.authenticationFailed) return 'authentication failed: the server refused the username and its password or access token';
   if (e.code === 'ECONNREFUSED') return 'connection refused by the mail server';
   if (e.code === 'ENOTFOUND') return 'the mail server host name does not resolve';
   if (e.code === 'ETIMEDOUT' || e.code === 'NoConnection') return 'the mail server did not answer in time';
@@ -43,7 +46,7 @@ export class ImapSource implements ConnectorSource {
   private async connect(): Promise<ImapFlow> {
     if (this.client?.usable) return this.client;
     const c = new ImapFlow({
-      host: this.s.address ?? this.s.host, ...(this.s.address && this.s.address !== this.s.host ? { servername: this.s.host } : {}), port: this.s.port, secure: this.s.tls, auth: { user: this.s.username, pass: this.s.password },
+      host: this.s.address ?? this.s.host, ...(this.s.address && this.s.address !== this.s.host ? { servername: this.s.host } : {}), port: this.s.port, secure: this.s.tls, auth: this.s.accessToken !== undefined ? { user: this.s.username, accessToken: this.s.accessToken } : { user: this.s.username, pass: this.s.password ?? '' },
       logger: false, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: 60_000, disableAutoIdle: true,
     });
     c.on('error', () => { /* reported through the failing command */ });

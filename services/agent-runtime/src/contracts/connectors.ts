@@ -8,7 +8,8 @@
  * - `POST /v1/admin/context/sync {connector_id?}` -> 202 `{job_id}`; `GET /v1/admin/context/sync/{job_id}` -> `SyncJobView`
  * - `GET /v1/admin/connector-capabilities` -> `{capabilities}`; `GET /v1/admin/connector-capabilities/{kind}`
  * A folder's `config` is `{path}` (absolute path on the workstation); an IMAP mailbox's `{host, port, tls,
- * username, password_secret, mailboxes?}` where `password_secret` names a tenant secret (never resolved in answers).
+ * username, password_secret | access_token_secret, mailboxes?}` where the credential names a tenant secret (a password,
+ * or an OAuth 2.0 access token for SASL XOAUTH2; never resolved in answers).
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
 import { OrNull, StringEnum, Timestamp } from './atoms.js';
@@ -180,5 +181,5 @@ export const CapabilityParams = Type.Object({ kind: Type.String({ maxLength: 32 
 /** The capabilities of each kind (spec "Connector administration"). */
 export const CONNECTOR_CAPABILITIES: readonly Capability[] = [
   { kind: 'folder', incremental: true, deletions: true, attachments: false, surfaces: true, auth: ['none'] },
-  { kind: 'imap', incremental: true, deletions: true, attachments: true, surfaces: true, auth: ['password_secret'] },
+  { kind: 'imap', incremental: true, deletions: true, attachments: true, surfaces: true, auth: ['password_secret', 'access_token_secret'] },
 ];

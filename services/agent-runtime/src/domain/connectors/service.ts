@@ -20,7 +20,9 @@ function invalid(message: string): DomainError { return new DomainError('connect
 
 /**
  * The config of `kind`, checked and normalised: folder `{path}` (absolute); imap `{host, port, tls,
- * username, password_secret, mailboxes?}`. @throws DomainError `connector_config_invalid`.
+ * username, password_secret | access_token_secret, mailboxes?}` (exactly one credential, each naming a
+ * tenant secret: a password, or an OAuth 2.0 access token the server takes through SASL XOAUTH2 /
+ * OAUTHBEARER). @throws DomainError `connector_config_invalid`.
  */
 export function checkConfig(kind: ConnectorRow['kind'], config: Record<string, unknown>): Record<string, unknown> {
   if (kind === 'folder') {
@@ -31,18 +33,21 @@ export function checkConfig(kind: ConnectorRow['kind'], config: Record<string, u
     if (extra.length) throw invalid(`unknown folder config field: ${extra[0]}`);
     return { path };
   }
-  const { host, port, tls, username, password_secret: secret, mailboxes } = config;
+  const { host, port, tls, username, mailboxes } = config;
+  const credential = config.access_token_secret !== undefined ? 'access_token_secret' : 'password_secret';
+  if (config.access_token_secret !== undefined && config.password_secret !== undefined) throw invalid('give config.password_secret or config.access_token_secret, not both');
+  const secret = config[credential];
   if (typeof host !== 'string' || !host.trim() || host.length > 255) throw invalid('an imap connector needs config.host');
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) throw invalid('config.port must be an integer 1-65535');
   if (typeof tls !== 'boolean') throw invalid('config.tls must be true or false');
   if (typeof username !== 'string' || !username || username.length > 320) throw invalid('an imap connector needs config.username');
-  if (typeof secret !== 'string' || !SECRET_NAME.test(secret)) throw invalid('config.password_secret must name a tenant secret');
+  if (typeof secret !== 'string' || !SECRET_NAME.test(secret)) throw invalid(`config.${credential} must name a tenant secret`);
   if (mailboxes !== undefined && (!Array.isArray(mailboxes) || mailboxes.some((m) => typeof m !== 'string' || !m || m.length > 1000))) {
     throw invalid('config.mailboxes must be a list of mailbox names');
   }
-  const extra = Object.keys(config).filter((k) => !['host', 'port', 'tls', 'username', 'password_secret', 'mailboxes'].includes(k));
+  const extra = Object.keys(config).filter((k) => !['host', 'port', 'tls', 'username', 'password_secret', 'access_token_secret', 'mailboxes'].includes(k));
   if (extra.length) throw invalid(`unknown imap config field: ${extra[0]}`);
-  return { host, port, tls, username, password_secret: secret, ...(mailboxes ? { mailboxes } : {}) };
+  return { host, port, tls, username, [credential]: secret, ...(mailboxes ? { mailboxes } : {}) };
 }
 
 /** Visibility as the admin chose it; checked so knowledge accepts it (private takes no lists, shared no grants). */
