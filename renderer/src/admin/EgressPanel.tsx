@@ -45,10 +45,15 @@ export function EgressChart({ buckets, width = 640, height = 180 }: { buckets: B
   );
 }
 
+/** The chart's window: the last 24 hours by hour, or the last 30 days by day (chosen in a click, not in render). */
+function rangeOf(span: 'hour' | 'day'): { span: 'hour' | 'day'; from: string } {
+  return { span, from: new Date(Date.now() - (span === 'hour' ? 24 * 3600_000 : 30 * 86400_000)).toISOString() };
+}
+
 export function EgressPanel() {
   const list = useQuery<EgressAllowlistView>(ALLOWLIST);
-  const [span, setSpan] = useState<'hour' | 'day'>('hour');
-  const from = new Date(Date.now() - (span === 'hour' ? 24 * 3600_000 : 30 * 86400_000)).toISOString();
+  const [{ span, from }, setRange] = useState(() => rangeOf('hour'));
+  const setSpan = (s: 'hour' | 'day'): void => setRange(rangeOf(s));
   const statsKey = `/v1/admin/audit/egress/stats?group_by=${span}&from_date=${encodeURIComponent(from.slice(0, 13))}&limit=500`;
   const stats = useQuery<EgressStats>(statsKey);
   const top = useQuery<EgressStats>('/v1/admin/audit/egress/stats?group_by=destination&limit=10');
