@@ -1,7 +1,9 @@
 /**
  * Issue 19 item 5 on the real stack: `GET /v1/admin/jobs` lists a running connector sync job with
  * its state and progress, says which kinds it covers, and `POST /v1/admin/jobs/{id}/cancel` stops
- * it (the job ends `cancelled`, before every item was synced); a second cancel answers 409.
+ * it (the job ends `cancelled`, before every item was synced); a second cancel answers 409; a knowledge
+ * batch ingest is listed as a `knowledge_ingest` job with its progress (not cancellable), and a user
+ * listing knowledge jobs sees only their own.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +28,8 @@ test('jobs lists a connector sync job and cancel stops it', { timeout: 180_000 }
     const list = await callJson(stack.url, admin, 'GET', '/v1/admin/jobs');
     assert.equal(list.status, 200);
     assert.ok(list.body.covered.includes('connector_sync'));
-    assert.ok(list.body.not_covered.some((k: { kind: string }) => k.kind === 'knowledge_ingest'));
+    assert.ok(list.body.covered.includes('knowledge_ingest'));
+    assert.ok(!list.body.not_covered.some((k: { kind: string }) => k.kind === 'knowledge_ingest'));
     const job = list.body.jobs.find((j: { id: string }) => j.id === jobId);
     assert.ok(job, 'the sync job is listed');
     assert.ok(['queued', 'running'].includes(job.state), job.state);
@@ -49,6 +52,27 @@ test('jobs lists a connector sync job and cancel stops it', { timeout: 180_000 }
     const next = await callJson(stack.url, admin, 'POST', '/v1/admin/context/sync', { connector_id: created.body.id });
     assert.equal(next.status, 202);
     assert.notEqual(next.body.job_id, sync.body.job_id);
+
+    // Knowledge batch ingests are jobs too: listed (with chunk progress), not cancellable; a user lists only their own.
+    const batch = await callJson(stack.url, admin, 'POST', '/v1/knowledge/ingest/batch', { records: [{ title: 'Tea', content: 'Green tea is brewed at 80 degrees.' }, { title: 'Coffee', content: 'Espresso is pulled at 9 bar.' }] });
+    assert.equal(batch.status, 201, JSON.stringify(batch.body));
+    const kjobs = await callJson(stack.url, admin, 'GET', '/v1/admin/jobs');
+    const kjob = kjobs.body.jobs.find((j: { id: string }) => j.id === `knowledge_ingest:${batch.body.job_id}`);
+    assert.ok(kjob, JSON.stringify(kjobs.body).slice(0, 600));
+    assert.equal(kjob.service, 'knowledge');
+    assert.equal(kjob.cancellable, false);
+    assert.ok(kjob.progress.total >= 2, JSON.stringify(kjob));
+    const refuse = await callJson(stack.url, admin, 'POST', `/v1/admin/jobs/${encodeURIComponent(kjob.id)}/cancel`);
+    assert.equal(refuse.status, 400);
+    assert.equal((await callJson(stack.url, admin, 'GET', '/v1/knowledge/jobs?limit=0')).status, 400);
+    const u = await callJson(stack.url, admin, 'POST', '/v1/admin/users', { email: 'jobs-u@example.test', display_name: 'U', password: 'jobs-u-long-password', roles: ['user'] });
+    assert.equal(u.status, 201, JSON.stringify(u.body));
+    const user = await login(stack.url, 'jobs-u@example.test', 'jobs-u-long-password');
+    const own = await callJson(stack.url, user, 'POST', '/v1/knowledge/ingest/batch', { records: [{ title: 'Mine', content: 'A user note about kites.' }] });
+    assert.equal(own.status, 201);
+    const mine = await callJson(stack.url, user, 'GET', '/v1/knowledge/jobs');
+    assert.deepEqual(mine.body.jobs.map((j: { job_id: string }) => j.job_id), [own.body.job_id], 'a user sees only their own jobs');
+    assert.equal((await callJson(stack.url, user, 'GET', '/v1/admin/jobs')).status, 403);
   } finally {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });

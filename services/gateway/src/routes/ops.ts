@@ -23,7 +23,7 @@ import type { OpsControl, OpsControlRequest } from '../../../shared/ops-control.
 import type { ServiceStatus } from '../../../shared/runtime.js';
 import { checkManifestUrl } from '../clients/update-manifest.js';
 import { buildTopology } from '../domain/topology.js';
-import { connectorSyncJobs, JOB_SOURCES, NOT_COVERED, parseJobId, type AdminJobList } from '../domain/jobs.js';
+import { JOB_SOURCES, NOT_COVERED, parseJobId, type AdminJobList } from '../domain/jobs.js';
 
 /** Options of the `gateway-ops` plugin. */
 export interface OpsPluginOptions {
@@ -36,7 +36,7 @@ export interface OpsPluginOptions {
   /** The bundle body limit, bytes. */
   bundleLimit: number;
   /** Send the admitted request to a service path and read the whole answer (UpstreamProxy.exchange), for `jobs`. */
-  exchange: (req: FastifyRequest, service: 'agent-runtime', path: string) => Promise<{ statusCode: number; body: Buffer } | null>;
+  exchange: (req: FastifyRequest, service: 'agent-runtime' | 'knowledge', path: string) => Promise<{ statusCode: number; body: Buffer } | null>;
 }
 
 const BUNDLE_TYPE = 'application/octet-stream';
@@ -89,9 +89,11 @@ export const opsPlugin = fp<OpsPluginOptions>(async (app, opts) => {
     }
     if (path === '/v1/admin/jobs' && m === 'GET') {
       const list: AdminJobList = { jobs: [], covered: Object.keys(JOB_SOURCES), not_covered: [...NOT_COVERED], unreachable: [] };
-      const a = await opts.exchange(req, JOB_SOURCES.connector_sync.service, JOB_SOURCES.connector_sync.list);
-      if (a && a.statusCode === 200) list.jobs.push(...connectorSyncJobs(JSON.parse(a.body.toString('utf8'))));
-      else list.unreachable.push('connector_sync');
+      for (const [kind, src] of Object.entries(JOB_SOURCES)) {
+        const a = await opts.exchange(req, src.service, src.list);
+        if (a && a.statusCode === 200) list.jobs.push(...src.map(JSON.parse(a.body.toString('utf8'))));
+        else list.unreachable.push(kind);
+      }
       return list;
     }
     const cancel = /^\/v1\/admin\/jobs\/([^/]+)\/cancel$/.exec(path);
@@ -99,11 +101,12 @@ export const opsPlugin = fp<OpsPluginOptions>(async (app, opts) => {
       const parsed = parseJobId(decodeURIComponent(cancel[1]!));
       if (!parsed) throw new DomainError('not_found', 'no such job (ids are <kind>:<id> of a covered kind)');
       const src = JOB_SOURCES[parsed.kind];
+      if (!src.cancel) throw new DomainError('invalid_request', `${parsed.kind} jobs cannot be cancelled`);
       const a = await opts.exchange(req, src.service, src.cancel(parsed.id));
       if (!a) throw new DomainError('service_unavailable', `${src.service} cannot be reached`);
       const body = JSON.parse(a.body.toString('utf8')) as unknown;
       if (a.statusCode !== 200) return reply.code(a.statusCode).send(body);
-      return connectorSyncJobs({ jobs: [body] })[0];
+      return src.map({ jobs: [body] })[0];
     }
     if (path === '/v1/admin/topology' && m === 'GET') return buildTopology(await opts.status());
     if (path === '/v1/admin/stack' && m === 'GET') return ask({ op: 'stack' });

@@ -81,3 +81,8 @@ export const JobViewSchema = Type.Object({
 });
 /** Progress of a long job. */
 export type JobView = Static<typeof JobViewSchema>;
+
+/** `GET /v1/knowledge/jobs?limit=` query (1-200, default 50). */
+export const JobListQuerySchema = Type.Object({ tenant_id: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })) });
+/** `GET /v1/knowledge/jobs` answer: the newest jobs first. */
+export const JobListSchema = Type.Object({ jobs: Type.Array(JobViewSchema) });

@@ -25,6 +25,14 @@ export class Jobs {
    * and is done once every chunk has one (or no model will make them).
    * @throws DomainError `job_not_found` (404).
    */
+  /**
+   * The newest `limit` jobs (1-200) the caller may see: an admin the tenant's, a user their own
+   * (`GET /v1/knowledge/jobs`; issue 19 item 5, the admin jobs view lists them), each as `job()` reports it.
+   */
+  list(p: Principal, limit: number): JobView[] {
+    return this.d.jobs.list(this.d.tenantId, isAdmin(p) ? null : p.id, limit).map((j) => this.job(p, j.id));
+  }
+
   job(p: Principal, id: string): JobView {
     const j = this.d.jobs.get(this.d.tenantId, id);
     if (!j || (!isAdmin(p) && j.owner_user_id !== p.id)) throw knowledgeError('job_not_found', `no job ${id}`);

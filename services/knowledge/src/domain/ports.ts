@@ -267,6 +267,8 @@ export interface JobStore {
   create(id: string, tenantId: string, kind: string, owner: string, total: number, now: string): void;
   progress(id: string, done: number, total: number, status: string, error: string | null, now: string): void;
   get(tenantId: string, id: string): JobRow | null;
+  /** The newest `limit` jobs of the tenant, of one owner when `owner` is set. */
+  list(tenantId: string, owner: string | null, limit: number): JobRow[];
   /** Mark jobs still running as failed (a restart interrupted them). */
   failInterrupted(now: string): void;
 }

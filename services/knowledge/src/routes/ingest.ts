@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, invalidRequest } from '../../../shared/http/errors.js';
 import { requirePrincipal } from '../../../shared/kit/principal.js';
-import { BatchIngestRequestSchema, BatchIngestResultSchema, IngestResultSchema, JobIdParamsSchema, JobViewSchema, TenantQuerySchema } from '../contracts.js';
+import { BatchIngestRequestSchema, BatchIngestResultSchema, IngestResultSchema, JobIdParamsSchema, JobListQuerySchema, JobListSchema, JobViewSchema, TenantQuerySchema } from '../contracts.js';
 import type { Ingest } from '../domain/ingest.js';
 import type { Jobs } from '../domain/jobs.js';
 import { boundaryOf, MultipartError, parseMultipart, type ParsedForm } from '../domain/multipart.js';
@@ -79,6 +79,10 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<IngestRoutesOptions> = asyn
     bodyLimit: Math.max(limit, BATCH_BODY_LIMIT),
     schema: { body: BatchIngestRequestSchema, response: { 201: BatchIngestResultSchema } },
   }, async (req, reply) => reply.code(201).send(ingest.ingestBatch(requirePrincipal(req), req.body)));
+
+  /** `GET /v1/knowledge/jobs?limit=` -> 200 `{jobs}`: the caller's (an admin: the tenant's) newest jobs; 400 for a limit outside 1-200. */
+  app.get('/v1/knowledge/jobs', { schema: { querystring: JobListQuerySchema, response: { 200: JobListSchema } } },
+    async (req) => ({ jobs: jobs.list(requirePrincipal(req), req.query.limit ?? 50) }));
 
   /** `GET /v1/knowledge/jobs/:job_id` -> 200 `JobView`; 404 `job_not_found`. */
   app.get('/v1/knowledge/jobs/:job_id', { schema: { params: JobIdParamsSchema, querystring: TenantQuerySchema, response: { 200: JobViewSchema } } },

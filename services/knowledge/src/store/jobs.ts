@@ -11,6 +11,7 @@ export class SqliteJobStore implements JobStore {
       insert: db.prepare<[string, string, string, string, number, string, string]>(`INSERT INTO jobs (id, tenant_id, kind, status, owner_user_id, total, done, created_at, updated_at) VALUES (?, ?, ?, 'running', ?, ?, 0, ?, ?)`),
       progress: db.prepare<[number, number, string, string | null, string, string]>('UPDATE jobs SET done = ?, total = ?, status = ?, error = ?, updated_at = ? WHERE id = ?'),
       get: db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE id = ? AND tenant_id = ?'),
+      list: db.prepare<[string, string | null, string | null, number], JobRow>('SELECT * FROM jobs WHERE tenant_id = ? AND (? IS NULL OR owner_user_id = ?) ORDER BY created_at DESC, id DESC LIMIT ?'),
       failRunning: db.prepare<[string]>(`UPDATE jobs SET status = 'failed', error = 'interrupted by a restart', updated_at = ? WHERE status = 'running'`),
     };
   }
@@ -18,5 +19,6 @@ export class SqliteJobStore implements JobStore {
   create(id: string, tenantId: string, kind: string, owner: string, total: number, now: string): void { this.q.insert.run(id, tenantId, kind, owner, total, now, now); }
   progress(id: string, done: number, total: number, status: string, error: string | null, now: string): void { this.q.progress.run(done, total, status, error, now, id); }
   get(tenantId: string, id: string): JobRow | null { return this.q.get.get(id, tenantId) ?? null; }
+  list(tenantId: string, owner: string | null, limit: number): JobRow[] { return this.q.list.all(tenantId, owner, owner, limit); }
   failInterrupted(now: string): void { this.q.failRunning.run(now); }
 }
