@@ -8,7 +8,8 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from './ports.js';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -30,17 +31,6 @@ export interface Dovecot {
   tokenChecks(): number;
   /** Stop the server and delete its files. */
   dispose(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, ms: number): Promise<void> {

@@ -74,15 +74,15 @@ export async function callJson(baseUrl: string, token: string, method: string, p
 
 /**
  * Start a chat stream (`POST /v1/chat/stream` at `baseUrl`) as `token`; resolves `first` at the first
- * record named `until`, `done` with every record.
+ * record named `until`, `done` with every record. `extra`: more body fields (e.g. `agent_id`).
  */
-export function openChatStream(baseUrl: string, token: string, content: string, until: string): { first: Promise<SseRecord>; done: Promise<SseRecord[]> } {
+export function openChatStream(baseUrl: string, token: string, content: string, until: string, extra: Record<string, unknown> = {}): { first: Promise<SseRecord>; done: Promise<SseRecord[]> } {
   let hit: (r: SseRecord) => void = () => {};
   const first = new Promise<SseRecord>((res) => { hit = res; });
   const done = (async () => {
     const r = await fetch(`${baseUrl}/v1/chat/stream`, {
       method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content }] }),
+      body: JSON.stringify({ messages: [{ role: 'user', content }], ...extra }),
     });
     const parser = new SseParser();
     const records: SseRecord[] = [];

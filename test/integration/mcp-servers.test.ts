@@ -10,8 +10,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN, callJson, login, startStack, type TestStack } from '../helpers/stack.js';
-import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
+import { ADMIN, callJson, login, openChatStream, startStack, type TestStack } from '../helpers/stack.js';
 import { startScriptedLlm, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../helpers/scripted-llm.js';
 import { startHttpMcpServer, stdioServerCommand, type HttpMcpServer } from '../helpers/mcp-servers.js';
 
@@ -28,25 +27,7 @@ let httpId = '';
 let agentId = '';
 
 /** `POST /v1/chat/stream` with `agent_id`; `first` resolves at the first record named `until`. */
-function chatStream(content: string, until: string): { first: Promise<SseRecord>; done: Promise<SseRecord[]> } {
-  let hit: (r: SseRecord) => void = () => {};
-  const first = new Promise<SseRecord>((res) => { hit = res; });
-  const done = (async () => {
-    const r = await fetch(`${stack.url}/v1/chat/stream`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content }], agent_id: agentId }),
-    });
-    const parser = new SseParser();
-    const records: SseRecord[] = [];
-    const dec = new TextDecoder();
-    for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) {
-      for (const rec of parser.push(dec.decode(chunk, { stream: true }))) { records.push(rec); if (rec.event === until) hit(rec); }
-    }
-    for (const rec of parser.end()) records.push(rec);
-    return records;
-  })();
-  return { first, done };
-}
+const chatStream = (content: string, until: string) => openChatStream(stack.url, token, content, until, { agent_id: agentId });
 
 const api = (method: string, path: string, body?: unknown) => callJson(stack.url, token, method, path, body);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
