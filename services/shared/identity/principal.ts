@@ -13,7 +13,7 @@ export {
   ACCOUNT_ROLES, CAPABILITY_SCOPES, SERVICE_ROLE, accountRoles, isAccountRole, isServicePrincipal,
   type AccountRole, type AuthMethod, type CapabilityToken, type Principal,
 } from './principal-types.js';
-import { SERVICE_ROLE, type Principal } from './principal-types.js';
+import { CAPABILITY_SCOPES, SERVICE_ROLE, type Principal } from './principal-types.js';
 
 /** Lifetime of the principal and capability token, in seconds. */
 export const STAMP_LIFETIME_SECONDS = 300;
@@ -111,3 +111,21 @@ export function servicePrincipal(service: string, tenantId: string, nowSeconds =
     exp: nowSeconds + STAMP_LIFETIME_SECONDS,
   };
 }
+
+const SCOPES_JSON = JSON.stringify(CAPABILITY_SCOPES);
+
+/**
+ * Mint the per-turn capability token (spec "Turn context" scopes) for `sub` in `tenantId`, signed with
+ * `keys[0]`; the wire form of `signStamp`. The canonical JSON is assembled directly (this is the
+ * gateway's per-request path): keys in RFC 8785 order (exp, scopes, sub, tenant_id, turn_id), strings
+ * through JSON.stringify, which for strings and safe integers is exactly JCS (a unit test compares it
+ * with `jcs()`). Used by the gateway for every turn and by the runtime for turns it starts itself.
+ * @throws Error when no key is configured.
+ */
+export function capabilityToken(sub: string, tenantId: string, turnId: string, keys: readonly string[], nowSeconds = Math.floor(Date.now() / 1000)): string {
+  const key = keys[0];
+  if (!key) throw new Error('no capability token key configured');
+  const body = `{"exp":${nowSeconds + STAMP_LIFETIME_SECONDS},"scopes":${SCOPES_JSON},"sub":${JSON.stringify(sub)},"tenant_id":${JSON.stringify(tenantId)},"turn_id":${JSON.stringify(turnId)}}`;
+  return `${Buffer.from(body, 'utf8').toString('base64url')}.${hmac(key, body).toString('base64url')}`;
+}
+

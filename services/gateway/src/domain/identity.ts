@@ -10,8 +10,7 @@
  * is always the pinned one: a tenant claim is ignored.
  * Stamped identities are cached per bearer token (`IdentityCache`).
  */
-import { createHmac } from 'node:crypto';
-import { CAPABILITY_SCOPES, STAMP_LIFETIME_SECONDS, accountRoles, signStamp, type AuthMethod, type Principal } from '../../../shared/identity/principal.js';
+import { STAMP_LIFETIME_SECONDS, accountRoles, capabilityToken as mintCapabilityToken, signStamp, type AuthMethod, type Principal } from '../../../shared/identity/principal.js';
 import type { ValidatedClaims } from '../contracts.js';
 
 /** Identity settings of the gateway. */
@@ -111,19 +110,12 @@ export function refreshStamp(id: StampedIdentity, s: IdentitySettings, nowSecond
   return sign({ ...id.principal, iat: nowSeconds, exp: nowSeconds + STAMP_LIFETIME_SECONDS }, s);
 }
 
-const SCOPES_JSON = JSON.stringify(CAPABILITY_SCOPES);
-
 /**
- * Mint the per-turn capability token (spec: "Turn context" scopes), wire form as `signStamp`.
- * The canonical JSON is assembled directly: keys in RFC 8785 order (exp, scopes, sub, tenant_id,
- * turn_id), strings through JSON.stringify, which for strings and safe integers is exactly JCS
- * (a unit test compares it with `jcs()`).
+ * Mint the per-turn capability token of `principal` (spec: "Turn context" scopes; the shared
+ * `capabilityToken` of services/shared/identity/principal.ts, with this gateway's tenant and keys).
  */
 export function capabilityToken(principal: Principal, turnId: string, s: IdentitySettings, nowSeconds = Math.floor(Date.now() / 1000)): string {
-  const key = s.capTokenKeys[0];
-  if (!key) throw new Error('no capability token key configured');
-  const body = `{"exp":${nowSeconds + STAMP_LIFETIME_SECONDS},"scopes":${SCOPES_JSON},"sub":${JSON.stringify(principal.id)},"tenant_id":${JSON.stringify(s.tenantId)},"turn_id":${JSON.stringify(turnId)}}`;
-  return `${Buffer.from(body, 'utf8').toString('base64url')}.${createHmac('sha256', key).update(body, 'utf8').digest('base64url')}`;
+  return mintCapabilityToken(principal.id, s.tenantId, turnId, s.capTokenKeys, nowSeconds);
 }
 
 /**

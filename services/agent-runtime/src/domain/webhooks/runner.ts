@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatRequest } from '../../contracts.js';
-import { CAPABILITY_SCOPES, STAMP_LIFETIME_SECONDS, signStamp, type Principal } from '../../../../shared/identity/principal.js';
+import { STAMP_LIFETIME_SECONDS, capabilityToken, signStamp, type Principal } from '../../../../shared/identity/principal.js';
 import { ulidFactory } from '../../../../shared/identity/ulid.js';
 import type { EventSink, PreparedTurn, TurnIdentity, TurnOutcome } from '../chat/turn.js';
 import type { TurnEvents } from '../ports.js';
@@ -55,7 +55,7 @@ export class WebhookRunner implements AgentRunner {
       'x-correlation-id': randomUUID(),
     };
     if (this.d.capTokenKeys.length > 0) {
-      headers['x-svc-cap-token'] = signStamp({ exp, scopes: [...CAPABILITY_SCOPES], sub: userId, tenant_id: tenantId, turn_id: turnId }, this.d.capTokenKeys);
+      headers['x-svc-cap-token'] = capabilityToken(userId, tenantId, turnId, this.d.capTokenKeys, iat);
     }
     return { tenantId, userId, turnId, headers, roles, groups };
   }
