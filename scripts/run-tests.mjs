@@ -24,4 +24,18 @@ if (files.length === 0) {
   process.exit(1);
 }
 const res = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], { stdio: 'inherit' });
-process.exit(res.status ?? 1);
+// Issue 20: the split's routes again with USE_GRPC=false (every gateway hop and turn event over HTTP;
+// test/helpers/stack.ts reads SVC_TEST_USE_GRPC). A subset: the whole-stack suites that send the split's
+// routes and turn events through the gateway, about 3 minutes (the per-service suites start services
+// without a gRPC port, so they run over HTTP in the first pass already).
+const HTTP_PASS = /\/(stack|json-nesting-depth|guard-output-late-failure|dense-reason-paths|receipt-history|chat-stack|agent-turn-limits|service-token-required)\.test\.js$/;
+let status = res.status ?? 1;
+if (groups.includes('integration') && process.env.SVC_TEST_SKIP_HTTP_PASS !== '1') {
+  const again = files.filter((f) => HTTP_PASS.test(f));
+  if (again.length) {
+    console.log(`\n== ${again.length} integration files again with USE_GRPC=false ==`);
+    const res2 = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...again], { stdio: 'inherit', env: { ...process.env, SVC_TEST_USE_GRPC: 'false' } });
+    if (status === 0) status = res2.status ?? 1;
+  }
+}
+process.exit(status);

@@ -23,8 +23,11 @@ import { readServiceSettings, type ServiceSettings } from './services/index.js';
 import { networkPlan, tlsFiles } from './lan.js';
 import { applyRotatedKeys, generatedSecrets } from './key-store.js';
 import { egressSlice, readEgressSettings, type EgressSettings } from './egress.js';
-import { backupDirOf } from './backup.js';
+import { backupDirOf, backupKeychainWanted } from './backup.js';
+import { grpcFields, readGrpcSettings, type GrpcSettings } from './grpc.js';
+import { readScaleOut, type ScaleOutSettings } from './scale-out.js';
 import { idpSlice, internalAuthSlice, parseIssuers, readInternalAuth, trustedIssuers, webPasswordClient, type InternalAuthStack } from './internal-auth.js';
+import type { ObjectStoreSettings } from '../../services/shared/objects/settings.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
 } from '../../services/shared/config.js';
@@ -39,6 +42,8 @@ export interface StackConfig {
   dataDir: string;
   /** SVC_BACKUP_DIR, default `<dataDir>-backups` (issue 19 item 2; ./backup.ts). */
   backupDir: string;
+  /** Whether the backup schedule's sealing key may live in the OS keychain (not with SVC_SECRET_STORE=file; ./backup.ts). */
+  backupKeychain: boolean;
   migrationsDir: string;
   rendererDir: string | null;
   logLevel: string;
@@ -46,6 +51,8 @@ export interface StackConfig {
   update: UpdateSettings;
   /** Requested ports; 0 = pick a free one. */
   ports: Record<ServiceName, number>;
+  /** USE_GRPC and the gRPC servers (issue 20; ./grpc.ts). */
+  grpc: GrpcSettings;
   /** Egress control (issue 19 item 6; ./egress.ts). */
   egress: EgressSettings;
   /**
@@ -94,11 +101,15 @@ export interface StackConfig {
     sealIntervalSeconds: number;
     sealWatermarkSeconds: number;
     sealBatchLimit: number;
+    /** Issue 22 item 3: seconds between checkpoint passes (AUDIT_CHECKPOINT_INTERVAL_SECONDS, default 300). */
+    checkpointIntervalSeconds: number;
   };
   /** Per-service settings (main/config/services/*.ts, typed by each service's contracts), merged into their slices. */
   extras: ServiceSettings;
   /** Service-to-service tokens and the IdP's confidential clients (issue 15 item 4; ./internal-auth.ts). */
   internalAuth: InternalAuthStack;
+  /** Peer URLs, shared state and the object store of a scaled-out deployment (issue 21; ./scale-out.ts). */
+  scaleOut: ScaleOutSettings;
   supervisor: {
     readyTimeoutMs: number;
     shutdownTimeoutMs: number;
@@ -221,12 +232,14 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
     host: str(env, 'SVC_BIND_HOST') || '127.0.0.1',
     dataDir,
     backupDir: backupDirOf(env, dataDir),
+    backupKeychain: backupKeychainWanted(env),
     // A packaged app carries migrations as an extra resource outside app.asar (set by the shell).
     migrationsDir: str(env, 'SVC_MIGRATIONS_DIR') || join(root, 'migrations'),
     rendererDir: existsSync(join(rendererDir, 'index.html')) ? rendererDir : null,
     logLevel: str(env, 'SVC_LOG_LEVEL') || 'info',
     update: readUpdateSettings(env, root),
     ports,
+    grpc: readGrpcSettings(env),
     egress: readEgressSettings(env, dataDir),
     publicUrl: (str(env, 'SVC_PUBLIC_URL') || '').replace(/\/+$/, '') || null,
     tenantId: str(env, 'SVC_TENANT_ID') || 'default',
@@ -264,9 +277,11 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
       sealIntervalSeconds: int(env, 'TURN_SEAL_INTERVAL_SECONDS', 10, 1, 3600),
       sealWatermarkSeconds: int(env, 'TURN_SEAL_WATERMARK_SECONDS', 300, 1, 86_400),
       sealBatchLimit: int(env, 'TURN_SEAL_BATCH_LIMIT', 100, 1, 100_000),
+      checkpointIntervalSeconds: int(env, 'AUDIT_CHECKPOINT_INTERVAL_SECONDS', 300, 1, 86_400),
     },
     extras,
     internalAuth,
+    scaleOut: readScaleOut(env),
     supervisor: {
       readyTimeoutMs: int(env, 'SVC_READY_TIMEOUT_MS', 30_000, 100, 600_000),
       shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
@@ -295,9 +310,13 @@ export type ServiceConfigs = { gateway: GatewayConfig; auth: AuthConfig; audit: 
  * Cut the per-service configuration slices once every port is known.
  * @param ports actual ports (no zeros).
  */
-export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>, egressRun: { proxyPort: number | null; reason: string | null } = { proxyPort: null, reason: null }): ServiceConfigs {
+export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<ServiceName, number>, egressRun: { proxyPort: number | null; reason: string | null } = { proxyPort: null, reason: null }, peerUrls: Partial<Record<ServiceName, string>> = {}, grpcPorts?: Partial<Record<ServiceName, number>>): ServiceConfigs {
+  // Issue 20: gRPC ports as the supervisor resolved them (default: HTTP port + 1000).
+  const gports = grpcPorts ?? Object.fromEntries(stack.grpc.enabled.map((n) => [n, ports[n] + 1000]));
   const egress = egressSlice(stack.egress, egressRun);
   const { lan, internalHost, serviceUrls, publicUrl, addresses } = networkPlan(stack.host, stack.publicUrl, ports);
+  // Issue 21 item 2: services another process runs (`--service`, main/cli.ts) are called where SVC_<SERVICE>_URL says.
+  Object.assign(serviceUrls, peerUrls);
   const common = (service: ServiceName): CommonServiceConfig => ({
     service,
     host: service === 'gateway' ? stack.host : internalHost,
@@ -317,6 +336,10 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
     serviceUrls,
     internalAuth: internalAuthSlice(stack.internalAuth, service, publicUrl, serviceUrls.auth),
     egress: { ...egress },
+    ...grpcFields(stack.grpc, service, internalHost, gports, peerUrls),
+    // Issue 21 items 3, 4: shared state and the object store of a scaled-out deployment.
+    redisUrl: stack.scaleOut.redisUrl,
+    objectStore: stack.scaleOut.objectStore ? JSON.parse(JSON.stringify(stack.scaleOut.objectStore)) as ObjectStoreSettings : null,
   });
   // Issue 15: the embedded IdP's slice once; the realm's internal URL (auth's address + the issuer's path).
   const idp = idpSlice(stack.internalAuth, publicUrl);
@@ -340,6 +363,7 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
         rendererDir: stack.rendererDir,
         backup: {
           dir: stack.backupDir,
+          scheduleKeychain: stack.backupKeychain,
           auditKeys: [{ version: stack.audit.keyVersion, key: stack.audit.signingKey },
             ...(stack.audit.previousSigningKey && stack.audit.previousKeyVersion ? [{ version: stack.audit.previousKeyVersion, key: stack.audit.previousSigningKey }] : []),
             // Issue 19 item 3: keys retired through /v1/admin/secrets verify restored rows too.

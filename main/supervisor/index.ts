@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { applyPendingUpdate } from '../update/bundle.js';
 import { handleControl, type ControlHost } from './control.js';
 import { repoRoot } from '../config/index.js';
+import { resolveGrpcPorts } from '../config/grpc.js';
 import { startEgressProxy, type EgressProxy } from '../egress/squid.js';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.js', import.meta.url));
@@ -61,6 +62,8 @@ interface Slot {
   restartTimer: NodeJS.Timeout | null;
   /** Set while an admin restart (issue 19 item 1) stops the worker: its exit schedules no backoff restart. */
   restartNow?: boolean;
+  /** Callers of `setGrpc` waiting for the worker's `grpc-state` (issue 20). */
+  grpcWaiters: Array<(port: number | null) => void>;
 }
 
 /** Options of the supervisor. */
@@ -101,6 +104,20 @@ export class Supervisor {
   worker(name: ServiceName): Worker | null { return this.slots.get(name)?.worker ?? null; }
 
   /**
+   * Stop (`on` false) or start again a service's gRPC server while its HTTP server keeps serving
+   * (issue 20: peers fall back to HTTP). @returns the gRPC port now bound, or null (off, or no worker).
+   */
+  setGrpc(name: ServiceName, on: boolean): Promise<number | null> {
+    const slot = this.slots.get(name);
+    if (!slot?.worker) return Promise.resolve(null);
+    const worker = slot.worker;
+    return new Promise((resolve) => {
+      slot.grpcWaiters.push(resolve);
+      postToWorker(worker, { type: 'grpc', on });
+    });
+  }
+
+  /**
    * Resolve ports, start every service and wait until all are ready.
    * @returns the gateway URL.
    * @throws Error when a service fails to start or is not ready within the timeout (all are stopped).
@@ -118,10 +135,12 @@ export class Supervisor {
       this.egress = await startEgressProxy(eg, eg.port || await freePort('127.0.0.1', taken), this.log);
       this.log(this.egress.port !== null ? `svc: egress proxy (${eg.policy}) on 127.0.0.1:${this.egress.port}` : `svc: egress proxy unavailable (${eg.policy}): ${this.egress.reason ?? ''}`);
     }
-    const cfgs = serviceConfigs(this.stack, ports, { proxyPort: this.egress?.port ?? null, reason: this.egress?.reason ?? null });
+    // Issue 20: gRPC ports (HTTP + 1000 when the HTTP port was fixed, else free ones).
+    const grpcPorts = await resolveGrpcPorts(this.stack.grpc, this.stack.ports, ports, () => freePort(this.stack.host, taken));
+    const cfgs = serviceConfigs(this.stack, ports, { proxyPort: this.egress?.port ?? null, reason: this.egress?.reason ?? null }, undefined, grpcPorts);
     for (const name of SERVICE_NAMES) {
       this.slots.set(name, {
-        name, cfg: cfgs[name], worker: null, backoffMs: 0, stableTimer: null, restartTimer: null,
+        name, cfg: cfgs[name], worker: null, backoffMs: 0, stableTimer: null, restartTimer: null, grpcWaiters: [],
         status: { name, state: 'starting', port: ports[name], url: cfgs[name].serviceUrls[name], started_at: null, uptime_seconds: 0, restarts: 0, last_error: null },
       });
     }
@@ -165,6 +184,8 @@ export class Supervisor {
         } else if (msg.type === 'key-admin') {
           // Issue 19 item 3: /v1/admin/secrets (./keys.ts).
           void this.keys.handle(msg.req).then((answer) => { postToWorker(worker, { type: 'key-admin-answer', id: msg.id, answer }); });
+        } else if (msg.type === 'grpc-state') {
+          for (const w of slot.grpcWaiters.splice(0)) w(msg.port);
         } else if (msg.type === 'keys-applied') {
           this.keys.applied(slot.name, msg.seq);
         } else if (msg.type === 'control') {
@@ -262,6 +283,7 @@ export class Supervisor {
       dataDir: this.stack.dataDir,
       publicKeys: this.stack.update.publicKeys,
       appVersion,
+      appRoot: () => root,
       stackInput: () => {
         const k = cfgOf('knowledge'); const r = cfgOf('inference-router'); const sb = cfgOf('sandbox');
         const emb = String(k['embeddingModel'] ?? '');

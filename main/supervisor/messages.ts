@@ -31,13 +31,16 @@ export type SupervisorMessage =
   | { type: 'key-admin'; id: number; req: KeyAdminRequest }
   | { type: 'key-admin-answer'; id: number; answer: KeyAdminAnswer }
   | { type: 'keys'; push: KeyPush; audit?: AuditKeyMaterial }
-  | { type: 'keys-applied'; seq: number };
+  | { type: 'keys-applied'; seq: number }
+  // Issue 20: stop or start a service's gRPC server while HTTP keeps serving (`grpc` down, `grpc-state` up).
+  | { type: 'grpc'; on: boolean }
+  | { type: 'grpc-state'; port: number | null };
 
 /** The messages a worker posts to the supervisor. */
-export type WorkerToSupervisor = Extract<SupervisorMessage, { type: 'ready' | 'failed' | 'closed' | 'control' | 'key-admin' | 'keys-applied' }>;
+export type WorkerToSupervisor = Extract<SupervisorMessage, { type: 'ready' | 'failed' | 'closed' | 'control' | 'key-admin' | 'keys-applied' | 'grpc-state' }>;
 
 /** The messages the supervisor posts to a worker. */
-export type SupervisorToWorker = Extract<SupervisorMessage, { type: 'shutdown' | 'status' | 'audit-keys' | 'control-answer' | 'log-level' | 'key-admin-answer' | 'keys' }>;
+export type SupervisorToWorker = Extract<SupervisorMessage, { type: 'shutdown' | 'status' | 'audit-keys' | 'control-answer' | 'log-level' | 'key-admin-answer' | 'keys' | 'grpc' }>;
 
 /** `workerData` of a service's worker thread. */
 export interface WorkerInput {

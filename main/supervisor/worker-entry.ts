@@ -74,6 +74,12 @@ async function main(): Promise<void> {
     if (msg.type === 'status' && msg.services) snapshot = msg.services;
     if (msg.type === 'audit-keys' && msg.keys && auditKeys) auditKeys = msg.keys;
     if (msg.type === 'log-level') running.setLogLevel?.(msg.level);
+    if (msg.type === 'grpc') {
+      void (running.setGrpc?.(msg.on) ?? Promise.resolve(null)).then(
+        (p) => postToSupervisor(port, { type: 'grpc-state', port: p }),
+        () => postToSupervisor(port, { type: 'grpc-state', port: null }),
+      );
+    }
     if (msg.type === 'keys') applyKeys(msg);
     if (msg.type === 'key-admin-answer') { keyWaiting.get(msg.id)?.(msg.answer); keyWaiting.delete(msg.id); }
     if (msg.type === 'control-answer') { controlWaiting.get(msg.id)?.(msg.answer); controlWaiting.delete(msg.id); }

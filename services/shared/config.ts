@@ -5,6 +5,7 @@
  * (they cross into worker threads) and freezes them. Services never touch `process.env`.
  */
 import type { ServiceName, UpstreamName } from './services.js';
+import type { ObjectStoreSettings } from './objects/settings.js';
 
 /** Deployment environment, from SVC_ENV / APP_ENV / ENVIRONMENT. */
 export type Environment = 'development' | 'test' | 'production';
@@ -48,6 +49,19 @@ export interface CommonServiceConfig {
   internalAuth?: InternalAuthConfig;
   /** Egress control (issue 19 item 6): the forward proxy outbound calls of supplied URLs go through. Absent = off. */
   egress?: EgressSlice;
+  /**
+   * This service's gRPC port (issue 20 item 2; HTTP port + 1000 by default, 0 = ephemeral), or
+   * null/absent: no gRPC server (no gRPC port in the spec, or `SVC_<SERVICE>_GRPC=false`).
+   */
+  grpcPort?: number | null;
+  /** `host:port` of each service's gRPC server (only services that run one), for gRPC clients. */
+  grpcUrls?: Partial<Record<ServiceName, string>>;
+  /** USE_GRPC (default true): the gateway and the turn-event publishers use gRPC where a peer has it (issue 20 item 3). */
+  useGrpc?: boolean;
+  /** REDIS_URL (issue 21 item 3): shared approval wake-ups and notification streams; absent/null = in-process. */
+  redisUrl?: string | null;
+  /** SVC_OBJECT_STORE_URL (issue 21 item 4): an S3-compatible bucket; absent/null = `objectsDir`. */
+  objectStore?: ObjectStoreSettings | null;
 }
 
 /** `SVC_EGRESS_POLICY` (issue 19 item 6): off (default), observe (allow all, log), enforce (allowlist only). */
@@ -185,7 +199,7 @@ export interface GatewayConfig extends CommonServiceConfig {
    * Backups (issue 19 item 2): `dir` = SVC_BACKUP_DIR (default `<dataDir>-backups`, a sibling of the
    * data directory); `auditKeys` = the audit signing keys (active first), to verify a restored chain.
    */
-  backup?: { dir: string; auditKeys: Array<{ version: string; key: string }> } | null;
+  backup?: { dir: string; auditKeys: Array<{ version: string; key: string }>; /** The schedule's sealing key may use the OS keychain (issue 19). */ scheduleKeychain?: boolean } | null;
 }
 
 /** The gateway's TLS settings (services/shared/identity/tls-cert.ts). */
@@ -248,6 +262,8 @@ export interface AuditConfig extends CommonServiceConfig {
   sealIntervalSeconds: number;
   sealWatermarkSeconds: number;
   sealBatchLimit: number;
+  /** Issue 22 item 3: seconds between checkpoint passes (a checkpoint is signed when the chain head moved); default 300. */
+  checkpointIntervalSeconds?: number;
 }
 
 /** Any other service: only the common settings for now. */

@@ -11,6 +11,10 @@ export interface RunningService {
   close(): Promise<void>;
   /** Change the service's log level now (issue 19 item 1: `PUT /v1/admin/services/{name}/log-level`). */
   setLogLevel?(level: string): void;
+  /** The gRPC port actually bound, or null when the service runs no gRPC server (issue 20 item 2). */
+  grpcPort?: number | null;
+  /** Stop (`false`) or start again (`true`) the gRPC server while HTTP keeps serving; resolves to the gRPC port or null (issue 20). */
+  setGrpc?(on: boolean): Promise<number | null>;
 }
 
 /** State of one service as the supervisor sees it (GET /v1/admin/status). */

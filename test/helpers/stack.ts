@@ -33,6 +33,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     SVC_TENANT_ID: 'acme', TURN_SEAL_INTERVAL_SECONDS: '1', TURN_SEAL_WATERMARK_SECONDS: '5', SVC_SECRET_STORE: 'file',
   };
   for (const n of SERVICE_NAMES) base[portEnvName(n)] = '0';
+  // Issue 20: scripts/run-tests.mjs runs a subset again with SVC_TEST_USE_GRPC=false (every hop HTTP).
+  if (process.env['SVC_TEST_USE_GRPC']) base['USE_GRPC'] = process.env['SVC_TEST_USE_GRPC'];
   const stack = loadStackConfig({ ...base, ...env });
   const sup = new Supervisor(stack, { log: () => {} });
   const url = await sup.start();

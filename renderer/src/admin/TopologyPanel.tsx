@@ -1,14 +1,16 @@
 /**
  * Topology (issue 19 item 1): `GET /v1/admin/topology` drawn as an SVG graph: each service a node
  * on a circle (green ready, amber not ready, red down) with its port, each call an arrow; the table
- * below gives ports, transports and readiness. Refreshed every 5 s while shown.
+ * below gives ports, transports and readiness, and a second table the transport each gRPC-split route
+ * used (issue 20: configured, last, counts per transport, HTTP fallbacks). Refreshed every 5 s while shown.
  */
 import { useEffect } from 'react';
 import { useQuery } from '../api/cache';
 
 interface TopoNode { name: string; port: number; transport: string; state: string; healthy: boolean; readiness: string | null; restarts: number }
 interface TopoEdge { from: string; to: string; transport: string; purpose: string }
-interface Topology { nodes: TopoNode[]; edges: TopoEdge[] }
+interface TopoRoute { route: string; service: string; configured: 'grpc' | 'http'; last: 'grpc' | 'http' | null; grpc: number; http: number; fallbacks: number }
+interface Topology { nodes: TopoNode[]; edges: TopoEdge[]; routes?: TopoRoute[] }
 
 const W = 720; const H = 520; const R = 200;
 
@@ -58,6 +60,17 @@ export function TopologyPanel() {
           ))}
         </tbody>
       </table>
+      {(q.data?.routes ?? []).length > 0 && (
+        <table className="table" data-testid="topology-routes">
+          <thead><tr><th>Route</th><th>Service</th><th>Configured</th><th>Last used</th><th>gRPC</th><th>HTTP</th><th>Fallbacks</th></tr></thead>
+          <tbody>
+            {(q.data?.routes ?? []).map((r) => (
+              <tr key={r.route} data-route={r.route} data-last={r.last ?? ''}><td>{r.route}</td><td>{r.service}</td><td>{r.configured}</td><td>{r.last ?? '—'}</td><td>{r.grpc}</td><td>{r.http}</td>
+                <td className={r.fallbacks > 0 ? 'warn' : undefined}>{r.fallbacks}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }

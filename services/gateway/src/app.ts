@@ -36,6 +36,9 @@ import { admissionPlugin, onErrorAnswer } from './plugins/admission.js';
 import { UpstreamProxy } from './plugins/forward.js';
 import { gatewayMetricsPlugin } from './plugins/metrics.js';
 import { proxyPlugin } from './plugins/proxy.js';
+import { GrpcUpstream } from './clients/grpc-upstream.js';
+import type { UpstreamName } from '../../shared/services.js';
+import { TURN_EVENTS_ROUTE, TransportStats, installTransportStats } from './domain/transport-stats.js';
 import { applyTls, httpsServerOptions } from './plugins/tls.js';
 import { aguiPlugin } from './routes/agui.js';
 import { backupsPlugin } from './routes/backups.js';
@@ -91,7 +94,12 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     const pools = new UpstreamPools(cfg.serviceUrls);
     onClose(() => pools.close());
     // Durable: a turn's terminal event is on disk before its answer's last byte (issue 11 item 7).
-    const events = durableTurnEvents(cfg, 'gateway', logger, { batchDelayMs: runtime.turnEventBatchMs });
+    let transportStatsOf: TransportStats | null = null;
+    const events = durableTurnEvents(cfg, 'gateway', logger, {
+      batchDelayMs: runtime.turnEventBatchMs,
+      // Issue 20: which transport carried each batch (metrics and topology).
+      onBatch: (t) => { app.gatewayCounters?.turnEventBatches?.inc({ transport: t }); transportStatsOf?.record(TURN_EVENTS_ROUTE, t); },
+    });
     onClose(async () => { await events.shutdown(EVENT_DRAIN_MS); });
     const proxy = new UpstreamProxy(pools, settings);
     // The phone's device channel never ends by itself: cut it rather than wait at shutdown (issue 14).
@@ -110,6 +118,12 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     });
 
     await app.register(gatewayMetricsPlugin);
+    // Issue 20: the transport split's routes over gRPC (USE_GRPC, default true), HTTP fallback per route.
+    const grpcUpstream = new GrpcUpstream(cfg.useGrpc === false ? {} : cfg.grpcUrls ?? {});
+    transportStatsOf = new TransportStats((s) => grpcUpstream.has(s as UpstreamName));
+    installTransportStats(transportStatsOf);
+    proxy.useGrpc({ upstream: grpcUpstream, stats: transportStatsOf, counters: { transport: app.gatewayCounters.transport!, fallbacks: app.gatewayCounters.fallbacks! } });
+    onClose(() => grpcUpstream.close());
     await app.register(admissionPlugin, { cfg, settings, validator, events, redis });
     await app.register(proxyPlugin, { proxy, bodyLimit: cfg.maxRequestBodyBytes, bodyLimits: new BodyLimits(cfg.upstreamBodySettings) });
     await app.register(statusPlugin, { tenantId: cfg.tenantId, authEnabled: cfg.authEnabled, serviceUrls: cfg.serviceUrls, statusSnapshot: runtime.statusSnapshot });

@@ -22,6 +22,7 @@ import { GuardCheck } from './domain/guard-check.js';
 import { PolicyBook } from './domain/policies.js';
 import { deidRoutes } from './routes/deid.js';
 import { guardRoutes } from './routes/guard.js';
+import { guardGrpc } from './grpc/guard.js';
 import { policyRoutes } from './routes/policy.js';
 import { statusRoutes } from './routes/status.js';
 import { ScanPool } from './scanning/scan-pool.js';
@@ -38,7 +39,7 @@ export const guardrailService = defineService<GuardrailConfig, GuardrailRuntime>
   name: 'guardrail',
   errors: GUARDRAIL_ERRORS,
   bodyLimit: (cfg) => cfg.maxBodyBytes,
-  setup: async ({ cfg, logger, app, onClose, background }) => {
+  setup: async ({ cfg, logger, app, onClose, background, grpc }) => {
     const store = openGuardStore(cfg.dbDir, cfg.migrationsDir);
     onClose(() => store.close());
     const events = new TurnEventClient({
@@ -70,6 +71,7 @@ export const guardrailService = defineService<GuardrailConfig, GuardrailRuntime>
       audit: { append: (row) => audit.append(row, { timeoutMs: cfg.deliveryTimeoutMs }) },
     });
     await app.register(guardRoutes, { guard });
+    grpc(guardGrpc(guard));
     await app.register(deidRoutes, { deid: new Deidentifier({ policies, mappings: store.mappings, tenantId: cfg.tenantId, scanner }) });
     await app.register(policyRoutes, { policies });
     const layerStatus = (detailed: boolean) => ({

@@ -13,12 +13,15 @@ import { createEmbedder, type Embedder } from '../../embedder/src/index.js';
 import { RouterMemoryRole } from './clients/memory-role.js';
 import { MEMORY_ERRORS, type MemoryConfig } from './contracts.js';
 import { Consolidator } from './domain/consolidate.js';
+import { ConsolidationJobs } from './domain/consolidation-jobs.js';
+import { consolidationJobRoutes } from './routes/consolidation-jobs.js';
 import { DenseIndex } from './domain/dense.js';
 import type { MemoryDeps } from './domain/deps.js';
 import { MemoryEditor } from './domain/edit.js';
 import { MemoryRecall } from './domain/recall.js';
 import { MemoryWriter } from './domain/write.js';
 import { memoryRoutes } from './routes/memory.js';
+import { memoryGrpc } from './grpc/memory.js';
 import { openMemoryStore } from './store/memory-store.js';
 
 /** Host hooks and test seams of the memory service (`start(cfg, runtime)`'s second argument). */
@@ -38,7 +41,7 @@ const EVENT_DRAIN_MS = 2000;
 export const memoryService = defineService<MemoryConfig, MemoryRuntime>({
   name: 'memory',
   errors: MEMORY_ERRORS,
-  setup: async ({ cfg, runtime, logger, app, onClose, background }) => {
+  setup: async ({ cfg, runtime, logger, app, onClose, background, grpc }) => {
     const store = openMemoryStore(cfg.dbDir, cfg.migrationsDir);
     onClose(() => store.close());
     if (store.vectors.ensureDims(cfg.embeddingDims)) logger.warn('EMBEDDING_DIMS changed: memory vectors dropped and re-embedded in the background');
@@ -56,8 +59,12 @@ export const memoryService = defineService<MemoryConfig, MemoryRuntime>({
       memories: store.memories, vectors: store.vectors, history: store.history, tx: store.tx, dense,
       role: new RouterMemoryRole(cfg.serviceUrls['inference-router']), events, settings: cfg,
     };
-    const consolidator = new Consolidator(deps);
-    await app.register(memoryRoutes, { writer: new MemoryWriter(deps), recall: new MemoryRecall(deps), editor: new MemoryEditor(deps), consolidator, dense });
+    const consolidationJobs = new ConsolidationJobs();
+    const consolidator = new Consolidator(deps, consolidationJobs);
+    const writer = new MemoryWriter(deps);
+    await app.register(memoryRoutes, { writer, recall: new MemoryRecall(deps), editor: new MemoryEditor(deps), consolidator, dense });
+    grpc(memoryGrpc(writer));
+    await app.register(consolidationJobRoutes, { jobs: consolidationJobs });
 
     app.health.check(() => (store.isOpen ? true : 'memory store closed'));
     app.health.detail(() => {

@@ -32,6 +32,8 @@ export interface OutboxLog {
 export interface OutboxSeams {
   /** How long a new event waits to share a POST, ms (default 20). */
   batchDelayMs?: number;
+  /** Told the transport of each delivered batch (issue 20). */
+  onBatch?: (transport: 'grpc' | 'http', events: number) => void;
 }
 
 /**
@@ -40,13 +42,16 @@ export interface OutboxSeams {
  * @throws Error when the outbox database cannot be opened or migrated.
  */
 export function durableTurnEvents(
-  cfg: Pick<CommonServiceConfig, 'dbDir' | 'migrationsDir' | 'serviceUrls' | 'tenantId' | 'principalKeys'>,
+  cfg: Pick<CommonServiceConfig, 'dbDir' | 'migrationsDir' | 'serviceUrls' | 'tenantId' | 'principalKeys' | 'useGrpc' | 'grpcUrls'>,
   service: string, log: OutboxLog, seams: OutboxSeams = {},
 ): TurnEventClient {
   const queue = openTurnOutbox({ dbDir: cfg.dbDir, migrationsDir: cfg.migrationsDir, service });
   return new TurnEventClient({
     service, auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, queue,
     maxQueue: OUTBOX_MAX_EVENTS, maxAgeMs: OUTBOX_MAX_AGE_MS,
+    // Issue 20 item 3: over audit's gRPC stream when USE_GRPC and audit runs one, HTTP otherwise.
+    auditGrpc: cfg.useGrpc === false ? null : cfg.grpcUrls?.audit ?? null,
+    ...(seams.onBatch ? { onBatch: seams.onBatch } : {}),
     ...(seams.batchDelayMs !== undefined ? { batchDelayMs: seams.batchDelayMs } : {}),
     onLoss: (n, reason) => log.error({ lost: n, reason }, 'turn events lost'),
     onResume: (n) => log.info({ pending: n }, 'delivering turn events a previous run left in the outbox'),

@@ -19,6 +19,7 @@ import { request } from 'undici';
 import { signStamp, servicePrincipal } from '../identity/principal.js';
 import { ulidFactory } from '../identity/ulid.js';
 import { MemoryEventQueue, type TurnEventQueue } from './event-queue.js';
+import { TurnEventStream } from './grpc-publisher.js';
 
 /** Payload types of the spec's table (plus the contract-only cap token events). */
 export type TurnPayloadType =
@@ -63,14 +64,23 @@ export interface TurnEventClientOptions {
   onLoss?: (count: number, reason: string) => void;
   /** Called once at construction when the queue holds events a previous process left. */
   onResume?: (count: number) => void;
+  /**
+   * Audit's gRPC `host:port` (issue 20 item 3): batches go over the `PublishTurnEvents` stream, and
+   * over HTTP when the stream fails. Absent or null: HTTP only.
+   */
+  auditGrpc?: string | null;
+  /** Called with the transport of each delivered batch (`grpc` / `http`; tests and the bench). */
+  onBatch?: (transport: 'grpc' | 'http', events: number) => void;
 }
 
 const nextUlid = ulidFactory();
 
 /** Batching, retrying, ordered publisher of turn events over a (possibly durable) queue. */
 export class TurnEventClient {
-  private readonly opts: Required<Omit<TurnEventClientOptions, 'onLoss' | 'onResume' | 'queue' | 'maxAgeMs'>>
-    & Pick<TurnEventClientOptions, 'onLoss' | 'maxAgeMs'>;
+  private readonly opts: Required<Omit<TurnEventClientOptions, 'onLoss' | 'onResume' | 'queue' | 'maxAgeMs' | 'auditGrpc' | 'onBatch'>>
+    & Pick<TurnEventClientOptions, 'onLoss' | 'maxAgeMs' | 'onBatch'>;
+  /** The gRPC stream to audit, when `auditGrpc` was given (issue 20 item 3). */
+  private readonly stream: TurnEventStream | null;
   private readonly queue: TurnEventQueue;
   private readonly instance = randomUUID();
   private seq = 0;
@@ -87,8 +97,9 @@ export class TurnEventClient {
   private staged: TurnEvent[] = [];
 
   constructor(opts: TurnEventClientOptions) {
-    const { queue, onResume, ...rest } = opts;
+    const { queue, onResume, auditGrpc, ...rest } = opts;
     this.opts = { maxBatch: 500, maxQueue: 200_000, batchDelayMs: 20, ...rest };
+    this.stream = auditGrpc ? new TurnEventStream(auditGrpc, { service: opts.service, tenantId: opts.tenantId, principalKeys: opts.principalKeys }) : null;
     this.queue = queue ?? new MemoryEventQueue();
     if (this.queue.size > 0) {
       // What a previous process left (it was killed, or audit was away at its stop): send now.
@@ -192,15 +203,8 @@ export class TurnEventClient {
     this.sending = true;
     let ok = false;
     try {
-      const principal = signStamp(servicePrincipal(this.opts.service, this.opts.tenantId), this.opts.principalKeys);
-      const res = await request(`${this.opts.auditUrl}/v1/turns/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-svc-principal': principal },
-        body: JSON.stringify({ events: batch.map((b) => b.event) }),
-        headersTimeout: 10_000,
-        bodyTimeout: 10_000,
-      });
-      const text = await res.body.text();
+      const res = await this.post(batch.map((b) => b.event));
+      const text = res.text;
       if (res.statusCode >= 200 && res.statusCode < 300) {
         ok = true;
         try {
@@ -233,6 +237,32 @@ export class TurnEventClient {
       this.retryLater();
     }
     return ok;
+  }
+
+  /**
+   * Deliver one batch: over the gRPC stream when there is one, else (or when the stream fails) as
+   * `POST /v1/turns/events`; either way the route's status and body. Re-delivery is idempotent.
+   * @throws when audit cannot be reached over HTTP either.
+   */
+  private async post(events: TurnEvent[]): Promise<{ statusCode: number; text: string }> {
+    if (this.stream) {
+      try {
+        const a = await this.stream.send(events);
+        this.opts.onBatch?.('grpc', events.length);
+        return a;
+      } catch { /* HTTP below */ }
+    }
+    const principal = signStamp(servicePrincipal(this.opts.service, this.opts.tenantId), this.opts.principalKeys);
+    const res = await request(`${this.opts.auditUrl}/v1/turns/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-principal': principal },
+      body: JSON.stringify({ events }),
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+    const text = await res.body.text();
+    this.opts.onBatch?.('http', events.length);
+    return { statusCode: res.statusCode, text };
   }
 
   /** Back off (100 ms doubling to 5 s) and try again. */
@@ -305,6 +335,7 @@ export class TurnEventClient {
     const drained = await this.drain(timeoutMs);
     this.commit();
     this.queue.close();
+    this.stream?.close();
     return drained;
   }
 }

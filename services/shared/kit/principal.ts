@@ -53,24 +53,40 @@ export const principalPlugin = fp<PrincipalPluginOptions>(async (app, opts) => {
       }
       return;
     }
-    const raw = header(req, 'x-svc-principal');
-    if (raw === undefined) throw new AppError(401, 'principal_missing', 'request lacks the gateway-stamped principal');
-    const res = principals.verify(raw);
-    if (!res.ok) throw new AppError(401, 'principal_invalid', `stamped principal rejected: ${res.error}`);
-    req.principal = res.payload;
-    const turn = header(req, 'x-svc-turn-id');
-    req.turnId = turn ?? null;
-    const capRaw = header(req, 'x-svc-cap-token');
-    if (capRaw !== undefined) {
-      const cap = verifyStamp<CapabilityToken>(capRaw, opts.capTokenKeys);
-      if (!cap.ok) throw new AppError(401, 'cap_token_invalid', `capability token rejected: ${cap.error}`);
-      if (cap.payload.sub !== res.payload.id || (turn !== undefined && cap.payload.turn_id !== turn)) {
-        throw new AppError(401, 'cap_token_invalid', 'capability token not bound to this principal and turn');
-      }
-      req.capToken = cap.payload;
-    }
+    const v = verifyGatewayStamps((name) => header(req, name), principals, opts.capTokenKeys);
+    req.principal = v.principal;
+    req.turnId = v.turnId;
+    if (v.capToken) req.capToken = v.capToken;
   });
 }, { name: 'svc-principal', fastify: '5.x', dependencies: ['svc-errors'] });
+
+/** What `verifyGatewayStamps` found: the principal, the turn id and the capability token (when sent). */
+export interface VerifiedStamps { principal: Principal; turnId: string | null; capToken: CapabilityToken | null }
+
+/**
+ * Verify the gateway's stamps as every non-public route does, whatever carries them (HTTP headers
+ * here, gRPC metadata in services/shared/grpc; issue 20 item 2): `get(name)` reads `x-svc-principal`,
+ * `x-svc-turn-id`, `x-svc-cap-token`. @throws AppError 401 `principal_missing`, `principal_invalid`,
+ * `cap_token_invalid`.
+ */
+export function verifyGatewayStamps(get: (name: string) => string | undefined, principals: StampVerifier<Principal>, capTokenKeys: readonly string[]): VerifiedStamps {
+  const raw = get('x-svc-principal');
+  if (raw === undefined) throw new AppError(401, 'principal_missing', 'request lacks the gateway-stamped principal');
+  const res = principals.verify(raw);
+  if (!res.ok) throw new AppError(401, 'principal_invalid', `stamped principal rejected: ${res.error}`);
+  const turn = get('x-svc-turn-id');
+  let capToken: CapabilityToken | null = null;
+  const capRaw = get('x-svc-cap-token');
+  if (capRaw !== undefined) {
+    const cap = verifyStamp<CapabilityToken>(capRaw, capTokenKeys);
+    if (!cap.ok) throw new AppError(401, 'cap_token_invalid', `capability token rejected: ${cap.error}`);
+    if (cap.payload.sub !== res.payload.id || (turn !== undefined && cap.payload.turn_id !== turn)) {
+      throw new AppError(401, 'cap_token_invalid', 'capability token not bound to this principal and turn');
+    }
+    capToken = cap.payload;
+  }
+  return { principal: res.payload, turnId: turn ?? null, capToken };
+}
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];

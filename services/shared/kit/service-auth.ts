@@ -48,6 +48,27 @@ export function isOpenPath(path: string, openPrefixes: readonly string[] = []): 
   return false;
 }
 
+/**
+ * Check one `Authorization` value as every service route does (HTTP header here, gRPC `authorization`
+ * metadata in services/shared/grpc; issue 20 item 2). @returns the caller's client id, synchronously
+ * when the token is cached. @throws AppError 401 `service_token_missing` / `service_token_invalid`
+ * (thrown, or as the promise's rejection).
+ */
+export function checkServiceToken(raw: string | undefined, verifier: ServiceTokenVerifier, onRefused?: (reason: string) => void): string | Promise<string> {
+  if (!raw) throw new AppError(401, SERVICE_TOKEN_MISSING, 'request lacks a service token (Authorization: Bearer)', { headers: CHALLENGE });
+  if (raw.length < 8 || raw.slice(0, 7).toLowerCase() !== 'bearer ') {
+    throw new AppError(401, SERVICE_TOKEN_INVALID, 'authorization must be "Bearer <service token>"', { headers: CHALLENGE });
+  }
+  const token = raw.slice(7).trim();
+  const hit = verifier.cached(token);
+  if (hit) return hit.clientId;
+  return verifier.verify(token).then((res) => {
+    if (res.ok) return res.clientId;
+    onRefused?.(res.reason);
+    throw new AppError(401, SERVICE_TOKEN_INVALID, res.message, { headers: CHALLENGE });
+  });
+}
+
 /** Verify the service token of every request outside the open paths. */
 export const serviceAuthPlugin = fp<ServiceAuthPluginOptions>(async (app, opts) => {
   app.decorateRequest('serviceClient', null);
@@ -57,20 +78,9 @@ export const serviceAuthPlugin = fp<ServiceAuthPluginOptions>(async (app, opts) 
   app.addHook('onRequest', (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const q = req.url.indexOf('?');
     if (isOpenPath(q >= 0 ? req.url.slice(0, q) : req.url, prefixes)) { done(); return; }
-    const raw = req.headers.authorization;
-    if (!raw) { done(new AppError(401, SERVICE_TOKEN_MISSING, 'request lacks a service token (Authorization: Bearer)', { headers: CHALLENGE })); return; }
-    if (raw.length < 8 || raw.slice(0, 7).toLowerCase() !== 'bearer ') {
-      done(new AppError(401, SERVICE_TOKEN_INVALID, 'authorization must be "Bearer <service token>"', { headers: CHALLENGE }));
-      return;
-    }
-    const token = raw.slice(7).trim();
-    const hit = verifier.cached(token);
-    if (hit) { req.serviceClient = hit.clientId; done(); return; }
-    verifier.verify(token).then((res) => {
-      if (res.ok) { req.serviceClient = res.clientId; done(); } else {
-        req.log.info({ reason: res.reason }, 'service token refused');
-        done(new AppError(401, SERVICE_TOKEN_INVALID, res.message, { headers: CHALLENGE }));
-      }
-    }, (err: Error) => done(err));
+    let res: string | Promise<string>;
+    try { res = checkServiceToken(req.headers.authorization, verifier, (reason) => req.log.info({ reason }, 'service token refused')); } catch (err) { done(err as Error); return; }
+    if (typeof res === 'string') { req.serviceClient = res; done(); return; }
+    res.then((clientId) => { req.serviceClient = clientId; done(); }, (err: Error) => done(err));
   });
 }, { name: 'svc-service-auth', fastify: '5.x', dependencies: ['svc-errors'] });

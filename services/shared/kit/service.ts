@@ -35,6 +35,7 @@ import { serviceAuthPlugin } from './service-auth.js';
 import { ServiceTokenSource } from '../identity/service-token.js';
 import { ServiceTokenVerifier, introspectionCheck } from '../identity/service-token-verifier.js';
 import { installServiceTokens, uninstallServiceTokens } from '../identity/service-token-dispatch.js';
+import { startGrpcServer, type GrpcBinding, type RunningGrpcServer } from '../grpc/server.js';
 
 /** Background work: `start()` runs after the service listens and returns how to stop it. */
 export type BackgroundStart = () => (() => void | Promise<void>) | void;
@@ -51,6 +52,8 @@ export interface ServiceContext<Cfg extends CommonServiceConfig, Rt> {
   onClose(fn: () => void | Promise<void>): void;
   /** Declare background work (timers, pumps, sealers); it starts once the service listens. */
   background(name: string, start: BackgroundStart): void;
+  /** Serve these gRPC methods beside HTTP when `cfg.grpcPort` is set (issue 20 item 2; services/shared/grpc/server.ts). */
+  grpc(binding: GrpcBinding): void;
 }
 
 /** A service, as the kit builds it. */
@@ -92,6 +95,10 @@ export interface BuiltService {
   startBackground(): void;
   /** Drain the app, stop background work, run closers in reverse order (idempotent). */
   close(): Promise<void>;
+  /** The gRPC methods `setup` declared (issue 20). */
+  grpcBindings: readonly GrpcBinding[];
+  /** Start the gRPC server on `port` (0 = ephemeral) with the HTTP kit's checks, or null when no method was declared. */
+  startGrpc(host: string, port: number): Promise<RunningGrpcServer | null>;
 }
 
 /**
@@ -132,6 +139,8 @@ export async function buildService<Cfg extends CommonServiceConfig, Rt>(
   const closers: Array<() => void | Promise<void>> = [];
   const work: Array<{ name: string; start: BackgroundStart }> = [];
   const stops: Array<() => void | Promise<void>> = [];
+  const grpcBindings: GrpcBinding[] = [];
+  let verifier: ServiceTokenVerifier | null = null;
   let started = false;
   const runClosers = async (): Promise<void> => {
     while (closers.length) {
@@ -150,7 +159,7 @@ export async function buildService<Cfg extends CommonServiceConfig, Rt>(
       closers.push(() => uninstallServiceTokens(source));
       // ... and every inbound request but health and metrics needs one.
       if (def.serviceAuth !== false) {
-        const verifier = new ServiceTokenVerifier({
+        verifier = new ServiceTokenVerifier({
           issuer: ia.issuer, jwksUrl: ia.jwksUrl, audience: ia.audience, allowedClients: ia.allowedClients,
           ...(ia.introspectionUrl ? { introspect: introspectionCheck(ia.introspectionUrl, ia.clientId, ia.clientSecret) } : {}),
         });
@@ -168,6 +177,7 @@ export async function buildService<Cfg extends CommonServiceConfig, Rt>(
       cfg, runtime, logger, app,
       onClose: (fn) => { closers.push(fn); },
       background: (name, start) => { work.push({ name, start }); },
+      grpc: (binding) => { grpcBindings.push(binding); },
     });
     await app.ready();
   } catch (err) {
@@ -180,6 +190,11 @@ export async function buildService<Cfg extends CommonServiceConfig, Rt>(
   return {
     app,
     logger,
+    grpcBindings,
+    startGrpc: async (host, port) => grpcBindings.length === 0 ? null : startGrpcServer({
+      host, port, bindings: grpcBindings, table: def.errors, logger, verifier,
+      principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys,
+    }),
     startBackground: () => {
       if (started || closing) return;
       started = true;
@@ -219,15 +234,43 @@ export function serviceStart<Cfg extends CommonServiceConfig, Rt>(def: ServiceDe
       await flush();
       throw err;
     }
+    // Issue 20 item 2: the gRPC server beside HTTP, at `cfg.grpcPort` (null/absent: none).
+    let grpcServer: RunningGrpcServer | null = null;
+    const grpcWanted = cfg.grpcPort !== undefined && cfg.grpcPort !== null && built.grpcBindings.length > 0;
+    if (grpcWanted) {
+      try {
+        grpcServer = await built.startGrpc(cfg.host, cfg.grpcPort!);
+      } catch (err) {
+        // No gRPC port: peers fall back to HTTP, which keeps working (issue 20 item 3).
+        built.logger.error({ err: (err as Error).message, port: cfg.grpcPort }, 'gRPC server could not start; HTTP only');
+      }
+    }
     built.startBackground();
     const addr = built.app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
+    let grpcPort = grpcServer?.port ?? null;
+    let lastGrpcPort = grpcPort;
     let closing: Promise<void> | null = null;
     return {
       port,
+      get grpcPort() { return grpcPort; },
       setLogLevel: (level: string) => { built.logger.level = level; },
+      setGrpc: async (on: boolean) => {
+        if (!on && grpcServer) { const s = grpcServer; grpcServer = null; grpcPort = null; await s.close(); }
+        if (on && !grpcServer && grpcWanted && !closing) {
+          // The same port again when it had one (clients keep their address), else the configured one.
+          grpcServer = await built.startGrpc(cfg.host, lastGrpcPort ?? cfg.grpcPort ?? 0);
+          grpcPort = grpcServer?.port ?? null;
+          lastGrpcPort = grpcPort ?? lastGrpcPort;
+        }
+        return grpcPort;
+      },
       close: () => {
-        closing ??= (async () => { await built.close(); await flush(); })();
+        closing ??= (async () => {
+          if (grpcServer) await grpcServer.close(2000);
+          await built.close();
+          await flush();
+        })();
         return closing;
       },
     };

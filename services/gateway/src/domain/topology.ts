@@ -5,6 +5,8 @@
  * ports and health come from the supervisor's status at request time.
  */
 import type { ServiceStatus } from '../../../shared/runtime.js';
+import { GRPC_ROUTES } from './grpc-routes.js';
+import { transportStats, type RouteTransportView } from './transport-stats.js';
 
 /** One call edge. */
 export interface TopologyEdge { from: string; to: string; transport: string; purpose: string }
@@ -14,14 +16,20 @@ export interface TopologyNode {
   healthy: boolean; readiness: string | null; restarts: number; uptime_seconds: number; last_error: string | null;
 }
 /** The answer. */
-export interface Topology { nodes: TopologyNode[]; edges: TopologyEdge[] }
+export interface Topology {
+  nodes: TopologyNode[]; edges: TopologyEdge[];
+  /** Issue 20: the split's gRPC routes and the transport each used (see domain/transport-stats.ts). */
+  routes: RouteTransportView[];
+}
 
 const UPSTREAMS = ['agent-runtime', 'guardrail', 'memory', 'inference-router', 'sandbox', 'knowledge', 'audit', 'observability', 'auth', 'dirauth'];
 
 /** The static call graph (issue 19 item 1). */
 export const EDGES: readonly TopologyEdge[] = [
   ...UPSTREAMS.map((to) => ({ from: 'gateway', to, transport: 'http+sse', purpose: 'routes /v1 requests' })),
-  { from: 'gateway', to: 'audit', transport: 'http', purpose: 'turn events' },
+  // Issue 20: the split's routes over gRPC (HTTP fallback per route); turn events over a gRPC stream.
+  ...GRPC_ROUTES.map((r) => ({ from: 'gateway', to: r.service, transport: 'grpc', purpose: r.label })),
+  { from: 'gateway', to: 'audit', transport: 'grpc-stream', purpose: 'turn events (HTTP fallback)' },
   { from: 'agent-runtime', to: 'inference-router', transport: 'http+sse', purpose: 'completions' },
   { from: 'agent-runtime', to: 'guardrail', transport: 'http', purpose: 'input/output checks' },
   { from: 'agent-runtime', to: 'memory', transport: 'http', purpose: 'memories' },
@@ -53,5 +61,6 @@ export function buildTopology(status: readonly ServiceStatus[]): Topology {
       restarts: s.restarts, uptime_seconds: s.uptime_seconds, last_error: s.last_error,
     })),
     edges: EDGES.filter((e) => names.has(e.from) && names.has(e.to)),
+    routes: transportStats()?.view() ?? [],
   };
 }

@@ -6,6 +6,9 @@
  * believe, issue 11 item 2); the answer comes back minus hop-by-hop headers, with the turn and
  * correlation ids. A service that cannot be reached answers 502 `{"error":"service unavailable"}`;
  * a client that went away aborts the upstream call. This is the gateway's hot path (bench/gateway.ts).
+ * The transport split's routes (domain/grpc-routes.ts; issue 20) go over gRPC when the service runs a
+ * gRPC server (clients/grpc-upstream.ts) and over HTTP when gRPC cannot carry them (not connected, no
+ * server, or a body the service refuses itself); a request answered over gRPC is never sent again.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +19,19 @@ import { CORRELATION_ID_HEADER, SERVICE_UNAVAILABLE_BODY, STRIP_INBOUND, STRIP_O
 import { capabilityToken, type IdentitySettings } from '../domain/identity.js';
 import { CLIENT_HOP_HEADER, ClientHopSigner } from '../../../shared/identity/client-hop.js';
 import { installedServiceTokens } from '../../../shared/identity/service-token-dispatch.js';
+import type { GrpcUpstream } from '../clients/grpc-upstream.js';
+import { matchGrpcRoute } from '../domain/grpc-routes.js';
+import type { TransportStats } from '../domain/transport-stats.js';
+
+/**
+ * The gRPC side of the transport split (issue 20 item 3): the channels, the per-route stats and the
+ * counters. Absent: every route goes over HTTP (USE_GRPC=false).
+ */
+export interface GrpcHop {
+  upstream: GrpcUpstream;
+  stats: TransportStats;
+  counters?: { transport: { inc(l: { route: string; transport: string }): void }; fallbacks: { inc(l: { route: string; reason: string }): void } };
+}
 
 /** Forwards admitted requests to the owning services over their pools. */
 export class UpstreamProxy {
@@ -28,8 +44,16 @@ export class UpstreamProxy {
    * @param pools one kept-alive pool per service.
    * @param settings identity settings (the capability token of each turn is minted here).
    */
+  /** The gRPC hop of the split's routes (issue 20), set by app.ts when USE_GRPC. */
+  private grpcHop: GrpcHop | null = null;
+
   constructor(private readonly pools: UpstreamPools, private readonly settings: IdentitySettings) {
     this.hop = new ClientHopSigner(settings.principalKeys);
+  }
+
+  /** Route the split's routes over gRPC (`hop`), or all over HTTP (null). */
+  useGrpc(hop: GrpcHop | null): void {
+    this.grpcHop = hop;
   }
 
   /** The pool of `service`. */
@@ -79,6 +103,16 @@ export class UpstreamProxy {
   async forward(req: FastifyRequest, reply: FastifyReply, service: UpstreamName, path: string, endless = false, credentials = false): Promise<FastifyReply> {
     const headers = this.headers(req, credentials);
     const query = req.url.indexOf('?');
+    // Issue 20: the split's routes over gRPC; HTTP when gRPC cannot carry the request.
+    const grpcMatch = credentials ? null : matchGrpcRoute(service, req.method, path);
+    if (grpcMatch) {
+      const g = this.grpcHop;
+      const label = grpcMatch.route.label;
+      if (g) {
+        // A boolean, not the reply: a FastifyReply is thenable, and awaiting it would lose it.
+        if (await this.viaGrpc(g, grpcMatch, req, reply, headers, query >= 0 ? req.url.slice(query + 1) : '')) return reply;
+      } else this.count(null, label, 'http');
+    }
     const call = callUpstream(this.pools.get(service), {
       method: req.method, path: query >= 0 ? path + req.url.slice(query) : path, headers, body: forwardedBody(req),
     }, BUFFER_LIMIT);
@@ -100,6 +134,48 @@ export class UpstreamProxy {
     if (Buffer.isBuffer(res.body)) reply.raw.off('close', onClose);
     else if (endless) this.track(reply.raw);
     return reply.code(res.statusCode).headers(answerHeaders(req, res)).send(res.body);
+  }
+
+  /** Count one answer of a split route over `transport` (metrics and topology). */
+  private count(g: GrpcHop | null, route: string, transport: 'grpc' | 'http', fallbackReason?: string): void {
+    const hop = g ?? this.grpcHop;
+    hop?.stats.record(route, transport, fallbackReason !== undefined);
+    hop?.counters?.transport.inc({ route, transport });
+    if (fallbackReason) hop?.counters?.fallbacks.inc({ route, reason: fallbackReason });
+  }
+
+  /**
+   * Try a split route over gRPC. @returns true when the answer was sent, false when the request must
+   * go over HTTP (not delivered: no gRPC server, not connected, or a body the service should refuse itself).
+   */
+  private async viaGrpc(g: GrpcHop, match: NonNullable<ReturnType<typeof matchGrpcRoute>>, req: FastifyRequest, reply: FastifyReply, headers: Record<string, string>, query: string): Promise<boolean> {
+    const label = match.route.label;
+    const ac = new AbortController();
+    let clientGone = false;
+    const onClose = (): void => { if (!reply.raw.writableFinished) { clientGone = true; ac.abort(); } };
+    reply.raw.once('close', onClose);
+    const out = await g.upstream.call(match, headers, forwardedBody(req), query, ac.signal);
+    reply.raw.off('close', onClose);
+    if (out.kind === 'fallback') {
+      // A service without a gRPC server (or USE_GRPC=false) is plain HTTP, not a fallback.
+      this.count(g, label, 'http', out.reason === 'no_channel' ? undefined : out.reason);
+      return false;
+    }
+    if (clientGone) { void reply.code(499).send(); return true; }
+    if (out.kind === 'broken') {
+      // It may have been delivered: never sent again (no double write); the HTTP path's answer to a reset.
+      req.log.warn({ route: label, err: out.message }, 'upstream gRPC call broke');
+      this.count(g, label, 'grpc');
+      void unavailable(reply);
+      return true;
+    }
+    this.count(g, label, 'grpc');
+    const st = req.gw!;
+    const h: Record<string, string> = { ...out.headers, 'content-type': 'application/json; charset=utf-8' };
+    if (st.turnId) h[TURN_ID_HEADER] = st.turnId;
+    h[CORRELATION_ID_HEADER] = st.correlationId;
+    void reply.code(out.status).headers(h).send(out.body);
+    return true;
   }
 
   /**
