@@ -142,9 +142,10 @@ test('migration 0002 fills the history of turns sealed before it (no summaries)'
   await before.close();
 
   // Take the file back to schema 0001 (the columns and indexes of 0002 gone, and what later
-  // migrations added: 0003's egress cursor and index; user_version 1).
+  // migrations added: 0003's egress cursor and index, 0004's signature and checkpoint tables; user_version 1).
   const db = new Database(join(cfg.dbDir, 'audit.sqlite'));
   db.exec('DROP INDEX turns_sealed_kind; DROP INDEX turns_sealed_owner; DROP INDEX audit_log_egress; DROP TABLE egress_log_cursor;');
+  db.exec('DROP TABLE envelope_signatures; DROP TABLE receipt_checkpoints;');
   for (const c of ['kind', 'summary', 'method', 'route', 'outcome', 'http_status', 'started_at']) db.exec(`ALTER TABLE turns DROP COLUMN ${c}`);
   db.pragma('user_version = 1');
   db.close();

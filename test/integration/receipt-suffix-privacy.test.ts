@@ -62,7 +62,7 @@ test('a user\'s receipt proves its turn without exposing other users\' rows', as
   const proofText = await proofRes.text();
   for (const secret of [...B_SECRETS, turnB]) assert.ok(!proofText.includes(secret), `A's proof export carries ${secret}`);
   const proof = JSON.parse(proofText) as ProofExport;
-  assert.equal(proof.format, '1.1');
+  assert.equal(proof.format, '2');
   const rows = rowsOf(proof);
   assert.equal(rows.length, 5, 'anchor of A, B row, anchor of B, service row about B, A row');
   const [anchor, bRow, bAnchor, svcRow, aRow] = rows as [Row, Row, Row, Row, Row];
@@ -75,7 +75,7 @@ test('a user\'s receipt proves its turn without exposing other users\' rows', as
 
   // The admin's export of the same turn has every row in full; the digests name exactly those payloads.
   const adminProof = (await call(base, 'GET', `/v1/receipts/${turnA}/proof`, ADMIN())).body as ProofExport;
-  assert.equal(adminProof.format, '1.1');
+  assert.equal(adminProof.format, '2');
   const full = rowsOf(adminProof);
   assert.equal(full.length, rows.length);
   assert.ok(full.every((r) => typeof r.signed_payload === 'string'), 'admins export complete suffixes');
@@ -95,7 +95,7 @@ test('a user\'s receipt proves its turn without exposing other users\' rows', as
   assert.deepEqual(bundle.proof, proof);
   const report = verifyReceiptJson({ bundle }, { keys: KEYS });
   assert.equal(report.ok, true, JSON.stringify(failing(report)));
-  assert.deepEqual(report.suffix, { format: '1.1', rows: 5, full: 2, redacted: 3, redacted_tail: 0 });
+  assert.deepEqual(report.suffix, { format: '2', rows: 5, full: 2, redacted: 3, redacted_tail: 0 });
   assert.match(report.checks.find((c) => c.id === 'suffix_hmac')!.detail, /2 rows verify .*3 redacted rows .*link only/);
 
   const cli = cliIo({ 'a.bundle.json': bundleText });
@@ -107,13 +107,13 @@ test('a user\'s receipt proves its turn without exposing other users\' rows', as
   // The admin's full bundle verifies every HMAC.
   const adminReport = verifyReceiptJson({ bundle: (await call(base, 'GET', `/v1/receipts/${turnA}/bundle`, ADMIN())).body }, { keys: KEYS });
   assert.equal(adminReport.ok, true);
-  assert.deepEqual(adminReport.suffix, { format: '1.1', rows: 5, full: 5, redacted: 0, redacted_tail: 0 });
+  assert.deepEqual(adminReport.suffix, { format: '2', rows: 5, full: 5, redacted: 0, redacted_tail: 0 });
 
   // Server-side verify checks what A would export and says so.
   const v = await call(base, 'POST', `/v1/receipts/${turnA}/verify`, USER(A), {});
   assert.equal(v.status, 200);
   assert.equal(v.body.ok, true);
-  assert.deepEqual(v.body.suffix, { format: '1.1', rows: 5, full: 2, redacted: 3, redacted_tail: 0 });
+  assert.deepEqual(v.body.suffix, { format: '2', rows: 5, full: 2, redacted: 3, redacted_tail: 0 });
   assert.ok(!JSON.stringify(v.body).includes(B));
   // B sees B's own rows in full and A's later row redacted; B still cannot read A's receipt.
   const proofB = (await call(base, 'GET', `/v1/receipts/${turnB}/proof`, USER(B))).body as ProofExport;
@@ -137,7 +137,7 @@ test('tampering a redacted row\'s link, or un-redacting it with a forged payload
   const bundle = (await call(base, 'GET', `/v1/receipts/${turnA}/bundle`, USER(A))).body as ReceiptBundle;
   const good = verifyReceiptJson({ bundle }, { keys: KEYS });
   assert.equal(good.ok, true, JSON.stringify(failing(good)));
-  assert.deepEqual(good.suffix, { format: '1.1', rows: 5, full: 2, redacted: 3, redacted_tail: 1 });
+  assert.deepEqual(good.suffix, { format: '2', rows: 5, full: 2, redacted: 3, redacted_tail: 1 });
   assert.match(good.checks.find((c) => c.id === 'suffix_continuity')!.detail, /the last 1 follow the last full row/);
 
   const tamper = (f: (rows: Row[], b: ReceiptBundle) => void): VerificationReport => {

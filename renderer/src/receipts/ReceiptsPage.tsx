@@ -14,6 +14,7 @@ import {
   type KindFilter,
 } from './history';
 import { ReceiptView } from './ReceiptView';
+import { LocalVerifyPanel } from './LocalVerifyPanel';
 
 /** `value`, once it stopped changing for `ms`. */
 function useDebounced<T>(value: T, ms: number): T {
@@ -87,10 +88,13 @@ export default function ReceiptsPage({ turnId }: { turnId: string | null }) {
   const [search, setSearch] = useState('');
   const q = useDebounced(search, SEARCH_DEBOUNCE_MS).trim();
   const [refreshes, setRefreshes] = useState(0);
+  // Issue 22 item 5: verify an exported bundle file in this browser, against pinned keys.
+  const [local, setLocal] = useState(false);
   return (
     <div className="split">
       <section className="list-pane" aria-label="Receipts">
-        <div className="pane-head"><h1>Receipts</h1><button type="button" className="link" onClick={() => setRefreshes((n) => n + 1)}>Refresh</button></div>
+        <div className="pane-head"><h1>Receipts</h1><button type="button" className="link" onClick={() => setRefreshes((n) => n + 1)}>Refresh</button>
+          <button type="button" className="link" data-testid="open-local-verify" aria-pressed={local} onClick={() => setLocal((v) => !v)}>Verify a file</button></div>
         <div className="receipt-filters">
           <div className="chips" role="group" aria-label="Kind" data-testid="receipt-kind-filter">
             {KIND_FILTERS.map((f) => (
@@ -107,7 +111,8 @@ export default function ReceiptsPage({ turnId }: { turnId: string | null }) {
         <ReceiptList key={`${kind}\n${q}`} kind={kind} q={q} turnId={turnId} meId={me.data?.id} refreshes={refreshes} />
       </section>
       <section className="detail-pane" aria-label="Receipt detail">
-        {turnId ? <ReceiptView key={turnId} turnId={turnId} /> : <p className="muted">Pick a receipt to see its events, envelope and chain.</p>}
+        {local ? <LocalVerifyPanel />
+          : turnId ? <ReceiptView key={turnId} turnId={turnId} /> : <p className="muted">Pick a receipt to see its events, envelope and chain.</p>}
       </section>
     </div>
   );

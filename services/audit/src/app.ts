@@ -16,15 +16,21 @@ import { ChainWriter } from './domain/chain-writer.js';
 import { resolveKeyProvider } from './domain/keys.js';
 import { ReceiptService } from './domain/receipts.js';
 import { Sealer } from './domain/sealer.js';
+import { SealPassTracker } from './domain/seal-jobs.js';
+import { sealJobRoutes } from './routes/seal-jobs.js';
 import { TurnService } from './domain/turns.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { auditRoutes } from './routes/audit.js';
+import { auditGrpc } from './grpc/audit.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { turnRoutes } from './routes/turns.js';
 import { AuditStore } from './store/audit-store.js';
 import { migrateAuditObjects } from './store/object-migration.js';
 import { ReceiptKeyStore } from './store/receipt-keys.js';
 import { receiptKeyRoutes } from './routes/receipt-keys.js';
+import { receiptCheckpointRoutes } from './routes/receipt-checkpoints.js';
+import { CheckpointTimer } from './domain/checkpoints.js';
+import { receiptV2 } from './receipt-v2.js';
 import { egressStatsRoutes } from './routes/egress-stats.js';
 import { EgressShipper } from './domain/egress-shipper.js';
 import { SqliteEgressCursor, SqliteEgressStats } from './store/egress-cursor.js';
@@ -35,7 +41,7 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
   name: 'audit',
   errors: AUDIT_ERRORS,
   bodyLimit: AUDIT_BODY_LIMIT,
-  async setup({ cfg, runtime, logger, app, onClose, background }) {
+  async setup({ cfg, runtime, logger, app, onClose, background, grpc }) {
     const keys = resolveKeyProvider(cfg, runtime);
     const store = AuditStore.open(cfg.dbDir, cfg.migrationsDir);
     onClose(() => store.close());
@@ -43,14 +49,20 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
     if (migrated.foldersTightened || migrated.tempsRemoved) logger.info(migrated, 'audit objects brought under the shared object store layout');
     const writer = new ChainWriter(store, keys);
     onClose(() => writer.close());
-    const turns = new TurnService(store, writer);
-    const receipts = new ReceiptService(store, keys, turns);
+    // Issue 22: envelopes are Ed25519-signed at sealing (a decorated envelope port), checkpoints signed.
+    const receiptKeys = new ReceiptKeyStore(cfg.dataDir);
+    receiptKeys.keys();
+    const v2 = receiptV2(store, receiptKeys);
+    const turns = new TurnService({ turns: store.turns, events: store.events, envelopes: v2.envelopes }, writer);
+    const receipts = new ReceiptService(store, keys, turns, v2);
     const artifacts = new ArtifactService(store, new ObjectStore(cfg.objectsDir), turns);
     const auditLog = new AuditLogService(cfg.tenantId, store.log, writer, keys);
 
+    const sealPasses = new SealPassTracker();
     const sealer = new Sealer(turns, {
       intervalSeconds: cfg.sealIntervalSeconds, watermarkSeconds: cfg.sealWatermarkSeconds, batchLimit: cfg.sealBatchLimit,
       onError: (err) => logger.error({ err }, 'seal pass failed'),
+      tracker: sealPasses,
     });
     background('sealer', () => {
       sealer.start();
@@ -60,13 +72,20 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
     app.health.check(() => (store.isOpen() ? true : 'audit store closed'));
     const tenantId = cfg.tenantId;
     await app.register(auditRoutes, { tenantId, auditLog, turns });
+    grpc(auditGrpc({ tenantId, auditLog, turns }));
     await app.register(turnRoutes, { tenantId, turns, receipts });
+    await app.register(sealJobRoutes, { tracker: sealPasses });
     await app.register(receiptRoutes, { tenantId, receipts });
     await app.register(artifactRoutes, { tenantId, artifacts });
     // Issue 19 item 3 / issue 22 item 1: the receipt signing keys, generated on first run, published.
-    const receiptKeys = new ReceiptKeyStore(cfg.dataDir);
-    receiptKeys.keys();
     await app.register(receiptKeyRoutes, { keys: () => receiptKeys.keys() });
+    await app.register(receiptCheckpointRoutes, { tenantId, checkpoints: v2.checkpoints });
+    background('checkpoints', () => {
+      const timer = new CheckpointTimer(() => writer.submit(() => v2.checkpoints.signHeadIfMoved(tenantId)), cfg.checkpointIntervalSeconds ?? 300,
+        (err) => logger.error({ err }, 'checkpoint pass failed'));
+      timer.start();
+      return () => timer.stop();
+    });
     // Issue 19 item 6: the egress shipper tails Squid's access log into audit rows; the stats route.
     await app.register(egressStatsRoutes, { tenantId, stats: new SqliteEgressStats(store.db) });
     const eg = cfg.egress;

@@ -14,6 +14,8 @@
  * - `GET /v1/receipts?limit&cursor&kind&q&user_id` -> 200 `ReceiptPage` (history fields and filters: issue 13 item 7)
  * - `GET /v1/receipts/:turn_id` -> 200 `ReceiptDetail`; `/proof` -> `ProofExport`; `/bundle` -> `ReceiptBundle`; 404 until sealed
  * - `POST /v1/receipts/:turn_id/verify` -> 200 `ReceiptVerifyResponse`; 404 until sealed
+ * - `GET /v1/receipts/keys` (public) -> 200 `ReceiptKeySet`; `GET /v1/receipts/checkpoints/latest` and
+ *   `/checkpoints/:seq` (public) -> 200 text/plain signed-note checkpoint, 404 `checkpoint_not_found` (issue 22)
  * - `POST /v1/audit/artifacts` (service-account) body `ArtifactUploadRequest` -> 201/200 `ArtifactInfo`
  * - `GET /v1/audit/turns/:turn_id/replay` -> 200 `ReplayResponse`
  * - `GET /v1/audit/turns/:turn_id/artifacts/:event_id/:kind` -> 200 body stream

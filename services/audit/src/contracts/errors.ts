@@ -16,6 +16,7 @@ import type { CommonErrorCode, ErrorTable } from '../../../shared/kit/domain-err
  * | `artifact_not_found` | 404 | no such artifact (or its blob is missing) |
  * | `artifact_conflict` | 409 | same (turn, event, kind) with different bytes |
  * | `already_sealed` | 409 | manual seal of a turn that is sealed |
+ * | `checkpoint_not_found` | 404 | no signed checkpoint yet, or none at that seq (issue 22 item 3) |
  */
 export const AUDIT_ERRORS = {
   tenant_missing: 400,
@@ -26,6 +27,7 @@ export const AUDIT_ERRORS = {
   artifact_not_found: 404,
   artifact_conflict: 409,
   already_sealed: 409,
+  checkpoint_not_found: 404,
 } as const satisfies ErrorTable;
 
 /** A code of `AUDIT_ERRORS`, or a common one. */

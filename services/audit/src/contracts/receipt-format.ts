@@ -10,6 +10,7 @@
  * its keys come in JCS (sorted) order.
  */
 import { Type, type Static } from '../../../shared/kit/typebox.js';
+import { OrNull } from '../../../shared/kit/schema.js';
 import { Nullable, StringEnum } from './common.js';
 
 /** `detail_type` of envelopes and anchor rows, fixed by the spec ("Versioning" 3). */
@@ -111,7 +112,26 @@ export const ReceiptObjectSchema = Type.Object({
 /** The receipt object. */
 export type ReceiptObject = Static<typeof ReceiptObjectSchema>;
 
-/** The signed envelope plus its anchor (DESIGN.md proof export `envelope`). */
+/** Signature algorithm of receipt format v2's public signatures (issue 22). */
+export const PUBLIC_SIGNATURE_ALG = 'Ed25519';
+
+/**
+ * Receipt format v2 (issue 22 item 2; docs/receipt-format-v2.md): the Ed25519 signature of
+ * `JCS({payload, audit_log_id, audit_seq})` under the published receipt key `kid` (RFC 7638
+ * thumbprint, `GET /v1/receipts/keys`); `sig` is the 64-byte signature in base64url.
+ */
+export const PublicSignatureSchema = Type.Object({
+  alg: StringEnum([PUBLIC_SIGNATURE_ALG] as const),
+  kid: Type.String(),
+  sig: Type.String(),
+});
+/** An envelope's public signature (v2). */
+export type PublicSignature = Static<typeof PublicSignatureSchema>;
+
+/**
+ * The signed envelope plus its anchor (DESIGN.md proof export `envelope`). Receipt format v2 adds
+ * `public_signature` (null for envelopes sealed before issue 22); v1 / v1.1 envelopes lack the key.
+ */
 export const EnvelopeRecordSchema = Type.Object({
   payload: EnvelopePayloadSchema,
   /** HMAC(JCS(payload)), lowercase hex. */
@@ -122,6 +142,7 @@ export const EnvelopeRecordSchema = Type.Object({
   audit_previous_hash: Type.String(),
   audit_signature: Type.String(),
   audit_chain_hash: Type.String(),
+  public_signature: Type.Optional(OrNull(PublicSignatureSchema)),
 });
 /** The signed envelope plus its anchor. */
 export type EnvelopeRecord = Static<typeof EnvelopeRecordSchema>;
@@ -145,6 +166,11 @@ export type SuffixRow = Static<typeof SuffixRowSchema>;
  * `format` key. v1.1 allows `RedactedSuffixRow`s in the suffix.
  */
 export const RECEIPT_FORMAT_V1_1 = '1.1';
+/**
+ * The `format` of a v2 proof export (issue 22; docs/receipt-format-v2.md): v1.1 plus the envelope's
+ * `public_signature` and the proof's `checkpoint` (a C2SP signed note, or null).
+ */
+export const RECEIPT_FORMAT_V2 = '2';
 
 /**
  * A suffix row of another principal in a non-admin v1.1 export (issue 11 item 3): the link fields
@@ -180,10 +206,12 @@ export function isRedactedRow(row: ProofSuffixRow): row is RedactedSuffixRow {
  * row. The service answers `format: "1.1"`; an export without `format` is v1 (every row in full).
  */
 export const ProofExportSchema = Type.Object({
-  format: Type.Optional(StringEnum([RECEIPT_FORMAT_V1_1] as const)),
+  format: Type.Optional(StringEnum([RECEIPT_FORMAT_V1_1, RECEIPT_FORMAT_V2] as const)),
   receipt: ReceiptObjectSchema,
   envelope: EnvelopeRecordSchema,
   audit_chain: Type.Object({ suffix: Type.Array(ProofSuffixRowSchema) }),
+  /** v2: the first signed checkpoint at or after the anchor's seq (C2SP signed note text), or null when none was made yet. */
+  checkpoint: Type.Optional(Nullable(Type.String())),
 });
 /** Proof export. */
 export type ProofExport = Static<typeof ProofExportSchema>;
@@ -204,8 +232,13 @@ export type ReceiptBundle = Static<typeof ReceiptBundleSchema>;
 
 /** Identifiers of the verifier's checks, in the order they run. */
 export const CHECK_IDS = ['structure', 'binding', 'leaves', 'merkle_root', 'envelope_hmac', 'anchor', 'suffix_hmac', 'suffix_continuity'] as const;
+/**
+ * Checks of the public-key verification (issue 22 item 4), beside `CHECK_IDS`: the envelope's
+ * Ed25519 signature and the checkpoint note's signature and link to the suffix.
+ */
+export const PUBLIC_CHECK_IDS = ['envelope_signature', 'checkpoint'] as const;
 /** A check identifier. */
-export type CheckId = (typeof CHECK_IDS)[number];
+export type CheckId = (typeof CHECK_IDS)[number] | (typeof PUBLIC_CHECK_IDS)[number];
 
 /**
  * What a verification could check of the chain suffix (issue 11 item 3; docs/receipts.md): how
@@ -214,7 +247,7 @@ export type CheckId = (typeof CHECK_IDS)[number];
  * signed row pins. `format` is the proof export's format (`1` when it has none).
  */
 export const SuffixCoverageSchema = Type.Object({
-  format: StringEnum(['1', RECEIPT_FORMAT_V1_1] as const),
+  format: StringEnum(['1', RECEIPT_FORMAT_V1_1, RECEIPT_FORMAT_V2] as const),
   rows: Type.Integer(),
   full: Type.Integer(),
   redacted: Type.Integer(),
@@ -237,4 +270,12 @@ export type VerificationErrorCode =
   /** Nesting deeper than the verifier's limit (issue 11 item 4): refused, never walked. */
   | 'INPUT_TOO_DEEP'
   /** Input larger than the verifier's limit (issue 11 item 4). */
-  | 'INPUT_TOO_LARGE';
+  | 'INPUT_TOO_LARGE'
+  /** v2: the envelope's Ed25519 signature does not verify, or is absent where required. */
+  | 'PUBLIC_SIGNATURE_ERROR'
+  /** v2: no pinned public key has the `kid` (or note key hash) named. */
+  | 'UNKNOWN_KID'
+  /** v2: the checkpoint note is malformed, its signature fails, or it disagrees with the suffix. */
+  | 'CHECKPOINT_ERROR'
+  /** A check that could not be made with the material given (e.g. an HMAC check without the secret). */
+  | 'NOT_CHECKED';

@@ -23,3 +23,13 @@ export type ReceiptPublicKey = Static<typeof ReceiptPublicKeySchema>;
 export const ReceiptKeySetSchema = Type.Object({ keys: Type.Array(ReceiptPublicKeySchema) });
 /** The published receipt key set. */
 export type ReceiptKeySet = Static<typeof ReceiptKeySetSchema>;
+
+/**
+ * Params of `GET /v1/receipts/checkpoints/:seq` (issue 22 item 3): the chain seq (tree size) of a
+ * signed checkpoint. `GET /v1/receipts/checkpoints/latest` and this route answer the C2SP signed
+ * note as `text/plain; charset=utf-8` (no bearer: a checkpoint names only the origin, a seq and a
+ * chain hash); 404 `checkpoint_not_found` when there is none.
+ */
+export const CheckpointParamsSchema = Type.Object({ seq: Type.Integer({ minimum: 1 }) });
+/** Params of `GET /v1/receipts/checkpoints/:seq`. */
+export type CheckpointParams = Static<typeof CheckpointParamsSchema>;

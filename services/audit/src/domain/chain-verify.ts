@@ -17,7 +17,8 @@ import type { ChainFailure, ChainReport } from '../contracts/audit-log.js';
 import { chainHash, genesisHash, signedPayloadText, type Json } from '../verifier/format.js';
 import { safeEqual } from '../verifier/hash.js';
 import { hmacHexFast, nodeHashProvider, type KeyProvider } from './keys.js';
-import type { AuditLogStore, AuditRowRecord, RowWithHead } from './ports.js';
+import type { AuditRowRecord, RowWithHead } from './ports.js';
+import type { ChainReads } from './async-ports.js';
 
 /** Most failures listed in a report (the walk continues; `ok` stays false). */
 export const MAX_FAILURES = 1000;
@@ -46,30 +47,31 @@ export function signedPayloadFromColumns(r: AuditRowRecord): string | null {
 
 /**
  * Verify a tenant's chain. `limit` checks only the newest `limit` rows (anchored on the row before
- * them); omitted, the whole chain is walked.
+ * them); omitted, the whole chain is walked. `store` is the SQLite `AuditLogStore` or an async
+ * store (PostgreSQL, issue 21 item 1): the same five checks run on both.
  */
-export async function verifyChain(store: AuditLogStore, keys: KeyProvider, tenantId: string, limit?: number): Promise<ChainReport> {
+export async function verifyChain(store: ChainReads, keys: KeyProvider, tenantId: string, limit?: number): Promise<ChainReport> {
   const byVersion = keys().byVersion;
   const failures: ChainFailure[] = [];
   let failed = false;
   const fail = (f: ChainFailure) => { failed = true; if (failures.length < MAX_FAILURES) failures.push(f); };
 
-  const stats = store.logStats(tenantId);
-  const heads = store.headStats(tenantId);
+  const stats = await store.logStats(tenantId);
+  const heads = await store.headStats(tenantId);
   if (stats.n === 0) {
     if (heads.n !== 0) fail({ check: 'counts', id: null, seq: null, reason: `audit_log has no rows but chain_head has ${heads.n}` });
     return { ok: !failed, checked: 0, failures };
   }
   const maxSeq = stats.m!;
   let startSeq = stats.lo!;
-  if (limit !== undefined && limit < stats.n) startSeq = store.nthNewestSeq(tenantId, limit - 1) ?? stats.lo!;
+  if (limit !== undefined && limit < stats.n) startSeq = (await store.nthNewestSeq(tenantId, limit - 1)) ?? stats.lo!;
   let prevChain: string;
   let expectSeq: number;
   if (startSeq === stats.lo) {
     prevChain = genesisHash(tenantId, nodeHashProvider);
     expectSeq = 1;
   } else {
-    const before = store.rowBefore(tenantId, startSeq)!;
+    const before = (await store.rowBefore(tenantId, startSeq))!;
     prevChain = chainHash(before.id, before.previous_hash, before.signature, nodeHashProvider);
     expectSeq = before.seq + 1;
   }
@@ -77,7 +79,7 @@ export async function verifyChain(store: AuditLogStore, keys: KeyProvider, tenan
   let checked = 0;
   let from = startSeq;
   for (;;) {
-    const rows: RowWithHead[] = store.rowsWithHeads(tenantId, from, maxSeq, CHUNK);
+    const rows: RowWithHead[] = await store.rowsWithHeads(tenantId, from, maxSeq, CHUNK);
     for (const r of rows) {
       checked++;
       const at = { id: r.id, seq: r.seq };

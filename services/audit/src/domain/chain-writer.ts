@@ -14,26 +14,11 @@
  * are inserted together. The active key is resolved at each append.
  */
 import type { AuditLogStore, AuditRowRecord, WriteTransactions } from './ports.js';
-import { jcs } from '../../../shared/identity/jcs.js';
-import {
-  chainHash, genesisHash, signedPayloadText, type Json, type SignedRowFields,
-} from '../verifier/format.js';
-import { hmacHexFast, nodeHashProvider, sha256HexFast, type KeyProvider, type KeyRing } from './keys.js';
+import { genesisHash } from '../verifier/format.js';
+import { buildChainRow, tipAfter, type AppendInput } from './chain-row.js';
+import { nodeHashProvider, type KeyProvider, type KeyRing } from './keys.js';
 
-/** What a caller asks to append (tenant already pinned by the route). */
-export interface AppendInput {
-  tenant_id: string;
-  user_id?: string | null;
-  action: string;
-  resource_type?: string | null;
-  resource_id?: string | null;
-  detail_type?: string | null;
-  /** JSON object (stored as JSON text, signed as JSON). */
-  detail?: Json;
-  agent_id?: string | null;
-  agent_chain?: Json;
-  delegated_by?: string | null;
-}
+export type { AppendInput } from './chain-row.js';
 
 /** A row as appended: the stored record plus its chain_hash. */
 export interface AppendedRow extends AuditRowRecord {
@@ -175,9 +160,7 @@ export class ChainWriter {
     let h = this.heads.get(tenantId);
     if (!h) {
       const last = this.log.lastRow(tenantId);
-      h = last
-        ? { seq: last.seq, chainHash: chainHash(last.id, last.previous_hash, last.signature, nodeHashProvider) }
-        : { seq: 0, chainHash: this.genesisOf(tenantId) };
+      h = last ? tipAfter(tenantId, last) : { seq: 0, chainHash: this.genesisOf(tenantId) };
       this.heads.set(tenantId, h);
     }
     return h;
@@ -195,39 +178,10 @@ export class ChainWriter {
     const prevHead = { ...head };
     const prevId = this.nextId;
     const id = this.nextId;
-    const fields: SignedRowFields = {
-      tenant_id: input.tenant_id,
-      seq: head.seq + 1,
-      timestamp: this.now().toISOString(),
-      user_id: input.user_id ?? null,
-      action: input.action,
-      resource_type: input.resource_type ?? null,
-      resource_id: input.resource_id ?? null,
-      detail_type: input.detail_type ?? null,
-      detail: input.detail ?? {},
-      previous_hash: head.chainHash,
-      agent_id: input.agent_id ?? null,
-      agent_chain: input.agent_chain ?? null,
-      delegated_by: input.delegated_by ?? null,
-      key_version: keys.active.version,
-    };
-    const detailText = jcs(fields.detail);
-    const signedPayload = signedPayloadText(fields, detailText);
-    const signature = hmacHexFast(keys.active.key, signedPayload);
-    // Same bytes as JCS({id, previous_hash, signature}): an integer and two hex strings need no escaping.
-    const ch = sha256HexFast(`{"id":${id},"previous_hash":"${fields.previous_hash}","signature":"${signature}"}`);
-    const row: AuditRowRecord = {
-      id, tenant_id: fields.tenant_id, seq: fields.seq, timestamp: fields.timestamp, user_id: fields.user_id, action: fields.action,
-      resource_type: fields.resource_type, resource_id: fields.resource_id, detail_type: fields.detail_type,
-      detail: detailText, previous_hash: fields.previous_hash, signed_payload: signedPayload, signature,
-      key_version: fields.key_version, agent_id: fields.agent_id,
-      agent_chain: fields.agent_chain === null ? null : JSON.stringify(fields.agent_chain), delegated_by: fields.delegated_by,
-    };
+    const { row, head: checkpoint, chainHash: ch } = buildChainRow(input, head, id, keys, this.now().toISOString());
     // Registered before the write: a failing insert marks the job as having written (see runBatch).
     this.undo.push(() => { head.seq = prevHead.seq; head.chainHash = prevHead.chainHash; this.nextId = prevId; });
-    this.log.insertRowAndHead(row, {
-      tenant_id: row.tenant_id, seq: row.seq, audit_log_id: id, signature, previous_hash: row.previous_hash, chain_hash: ch, key_version: row.key_version,
-    });
+    this.log.insertRowAndHead(row, checkpoint);
     this.nextId = id + 1;
     head.seq = row.seq;
     head.chainHash = ch;

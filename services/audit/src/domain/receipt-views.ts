@@ -3,7 +3,7 @@
  * "Receipt format v1": proof export `envelope`) and the receipt list's history items (issue 13
  * item 7). Pure mappings from stored rows.
  */
-import { RECEIPT_TIER, type EnvelopeRecord, type ReceiptObject } from '../contracts/receipt-format.js';
+import { RECEIPT_TIER, type EnvelopeRecord, type PublicSignature, type ReceiptObject } from '../contracts/receipt-format.js';
 import { RECEIPT_KINDS, RECEIPT_OUTCOMES, type ReceiptKind, type ReceiptListItem, type ReceiptOutcome } from '../contracts/receipts.js';
 import type { EnvelopePayload } from '../verifier/format.js';
 import type { EnvelopeRow, TurnRecord } from './ports.js';
@@ -17,12 +17,18 @@ export function receiptOf(t: TurnRecord): ReceiptObject {
   };
 }
 
-/** The envelope record of a stored envelope (payload parsed from its JCS text). */
-export function envelopeRecordOf(e: EnvelopeRow): EnvelopeRecord {
-  return {
+/**
+ * The envelope record of a stored envelope (payload parsed from its JCS text). With
+ * `publicSignature` given (receipt format v2, issue 22: the signature, or null for an envelope
+ * sealed before), the record carries `public_signature`; without it the v1 shape is kept.
+ */
+export function envelopeRecordOf(e: EnvelopeRow, publicSignature?: PublicSignature | null): EnvelopeRecord {
+  const out: EnvelopeRecord = {
     payload: JSON.parse(e.payload) as EnvelopePayload, signature: e.signature, key_version: e.key_version, audit_log_id: e.audit_log_id,
     audit_seq: e.audit_seq, audit_previous_hash: e.audit_previous_hash, audit_signature: e.audit_signature, audit_chain_hash: e.audit_chain_hash,
   };
+  if (publicSignature !== undefined) out.public_signature = publicSignature;
+  return out;
 }
 
 /**

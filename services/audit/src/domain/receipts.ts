@@ -7,14 +7,16 @@
  * and bundle exist only once sealed. The `...For` methods are the use cases of the routes: they
  * apply the turn service's visibility and answer 404 `receipt_not_sealed` before the seal.
  *
- * Proof exports are receipt format v1.1 (issue 11 item 3; docs/receipts.md): for a caller who does
+ * Proof exports are receipt format v2 when the v2 ports are wired (issue 22: the envelope's
+ * `public_signature` and the first `checkpoint` at or after the anchor; docs/receipt-format-v2.md),
+ * else v1.1. Either way (issue 11 item 3; docs/receipts.md): for a caller who does
  * not see the whole tenant, every suffix row after the anchor whose `user_id` is not the caller's
  * is redacted to its link fields and `signed_payload_sha256`; admins and service accounts export
  * every row in full.
  */
 import { DomainError, invalidInput } from '../../../shared/kit/domain-error.js';
 import {
-  RECEIPT_FORMAT_V1_1, type EnvelopeRecord, type ProofExport, type ProofSuffixRow, type ReceiptBundle, type ReceiptDetail,
+  RECEIPT_FORMAT_V1_1, RECEIPT_FORMAT_V2, type EnvelopeRecord, type ProofExport, type ProofSuffixRow, type ReceiptBundle, type ReceiptDetail,
 } from '../contracts/receipt-format.js';
 import type { ReceiptListQuery, ReceiptPage, ReceiptVerifyResponse } from '../contracts/receipts.js';
 import { chainHash } from '../verifier/format.js';
@@ -26,6 +28,14 @@ import { nodeHashProvider, sha256HexFast, type KeyProvider } from './keys.js';
 import type { AuditLogStore, AuditRowRecord, EnvelopeStore, TurnEventStore, TurnRecord, TurnStore } from './ports.js';
 import { likePattern } from './receipt-history.js';
 import { envelopeRecordOf, historyItemOf, receiptOf } from './receipt-views.js';
+import { publicSignatureOf, type EnvelopeSignatureStore } from './receipt-signing.js';
+import type { CheckpointStore } from './checkpoints.js';
+
+/** Receipt format v2 sources (issue 22): envelope signatures and checkpoints. */
+export interface ReceiptV2Ports {
+  signatures: EnvelopeSignatureStore;
+  checkpoints: Pick<CheckpointStore, 'firstAtOrAfter'>;
+}
 
 /** The filters of `GET /v1/receipts` (issue 13 item 7). */
 export type ReceiptListFilter = Pick<ReceiptListQuery, 'kind' | 'q' | 'user_id'>;
@@ -76,7 +86,7 @@ export class ReceiptService {
    * @param ports the tables receipts read; @param keys the key ring in force (verification);
    * @param visibility who may see which turn (the turn service).
    */
-  constructor(ports: ReceiptPorts, private readonly keys: KeyProvider, private readonly visibility: TurnVisibility) {
+  constructor(ports: ReceiptPorts, private readonly keys: KeyProvider, private readonly visibility: TurnVisibility, private readonly v2?: ReceiptV2Ports) {
     this.turns = ports.turns;
     this.events = ports.events;
     this.envelopes = ports.envelopes;
@@ -91,7 +101,8 @@ export class ReceiptService {
   /** The envelope record of a sealed turn, or null. */
   envelope(tenantId: string, turnId: string): EnvelopeRecord | null {
     const e = this.envelopes.get(tenantId, turnId);
-    return e ? envelopeRecordOf(e) : null;
+    if (!e) return null;
+    return this.v2 ? envelopeRecordOf(e, publicSignatureOf(this.v2.signatures.get(tenantId, turnId))) : envelopeRecordOf(e);
   }
 
   /** Receipt detail `{receipt, envelope, events}` of a sealed turn, or null before the seal. */
@@ -115,7 +126,13 @@ export class ReceiptService {
     if (!t || !env) return null;
     const suffix = this.log.suffixFrom(tenantId, env.audit_seq)
       .map((r, i) => suffixRowOf(r, redactFor !== null && i > 0 && r.user_id !== redactFor));
-    return { format: RECEIPT_FORMAT_V1_1, receipt: receiptOf(t), envelope: env, audit_chain: { suffix } };
+    if (!this.v2) return { format: RECEIPT_FORMAT_V1_1, receipt: receiptOf(t), envelope: env, audit_chain: { suffix } };
+    // Issue 22 item 3: the first checkpoint at or after the anchor; it lies within the suffix read above
+    // unless it was signed in between (then the next export carries it).
+    const cp = this.v2.checkpoints.firstAtOrAfter(tenantId, env.audit_seq);
+    const last = suffix[suffix.length - 1];
+    const checkpoint = cp && last && cp.seq <= last.seq ? cp.note : null;
+    return { format: RECEIPT_FORMAT_V2, receipt: receiptOf(t), envelope: env, audit_chain: { suffix }, checkpoint };
   }
 
   /** Bundle `{detail, proof}`, or null before the seal; `redactFor` as for `proof`. */
@@ -203,7 +220,8 @@ export class ReceiptService {
     const r = this.verify(tenantId, turnId, viewer.id, now, ownerFilter(viewer)) ?? throwNotSealed(turnId);
     return {
       ok: r.report.ok,
-      checks: r.report.checks.map((c) => ({ id: c.id, title: c.title, ok: c.ok, detail: c.detail })),
+      // The server pipeline runs the eight HMAC-side checks only (`CHECK_IDS`).
+      checks: r.report.checks.map((c) => ({ id: c.id as ReceiptVerifyResponse['checks'][number]['id'], title: c.title, ok: c.ok, detail: c.detail })),
       suffix: r.report.suffix!,
       receipt: receiptOf(r.turn), verified_at: r.turn.verified_at, verified_by: r.turn.verified_by,
     };

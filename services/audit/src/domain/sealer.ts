@@ -7,9 +7,10 @@
  * its batch runs again at once so a backlog drains without waiting a full interval.
  */
 import type { TurnService } from './turns.js';
+import type { SealPassTracker } from './seal-jobs.js';
 
 /** Sealer settings, in seconds and turns. */
-export interface SealerOptions { intervalSeconds: number; watermarkSeconds: number; batchLimit: number; onError?: (err: unknown) => void }
+export interface SealerOptions { intervalSeconds: number; watermarkSeconds: number; batchLimit: number; onError?: (err: unknown) => void; /** Issue 19 item 5: records passes as jobs and carries cancel (domain/seal-jobs.ts). */ tracker?: SealPassTracker }
 
 /** Periodic stalled-turn sealer. */
 export class Sealer {
@@ -29,15 +30,21 @@ export class Sealer {
   pass(): Promise<number> {
     this.running ??= (async () => {
       let total = 0;
+      const job = this.opts.tracker?.begin();
+      let failed: unknown;
       try {
         for (;;) {
+          if (job?.cancelled) break;
           const n = await this.turns.sealStalled(this.opts.watermarkSeconds, this.opts.batchLimit);
           total += n;
+          job?.progress(total);
           if (n < this.opts.batchLimit || !this.timer) break;
         }
       } catch (err) {
+        failed = err;
         this.opts.onError?.(err);
       } finally {
+        job?.end(total, failed);
         this.running = null;
       }
       return total;

@@ -8,9 +8,10 @@
  *   route, method and turn id (case-insensitive substring), `user_id` narrows to one user (issue 13
  *   item 7; 403 `admin_required` for a user asking for someone else's).
  * - `GET /v1/receipts/:turn_id` -> 200 `{receipt, envelope, events}`
- * - `GET /v1/receipts/:turn_id/proof` -> 200 `{format: "1.1", receipt, envelope, audit_chain: {suffix}}`;
- *   for callers who do not see the whole tenant, other principals' suffix rows are redacted to
- *   their link fields and `signed_payload_sha256` (receipt format v1.1, issue 11 item 3)
+ * - `GET /v1/receipts/:turn_id/proof` -> 200 `{format: "2", receipt, envelope, audit_chain: {suffix}, checkpoint}`
+ *   (receipt format v2, issue 22: `envelope.public_signature` and the first signed checkpoint at or
+ *   after the anchor, docs/receipt-format-v2.md); for callers who do not see the whole tenant, other
+ *   principals' suffix rows are redacted to their link fields and `signed_payload_sha256` (v1.1, issue 11 item 3)
  * - `GET /v1/receipts/:turn_id/bundle` -> 200 `{detail, proof}` (proof redacted the same way)
  * - `POST /v1/receipts/:turn_id/verify` -> 200 `{ok, checks, suffix, receipt, verified_at, verified_by}`
  *   over the bundle the caller would export; status moves to `verified` when every check holds.

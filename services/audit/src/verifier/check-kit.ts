@@ -30,6 +30,8 @@ export const CHECK_TITLES: Readonly<Record<CheckId, string>> = {
   anchor: 'anchor row commits to the envelope',
   suffix_hmac: 'audit row HMACs of the chain suffix',
   suffix_continuity: 'chain suffix continuity',
+  envelope_signature: 'envelope Ed25519 signature (public key)',
+  checkpoint: 'signed checkpoint covers the anchor',
 };
 
 /** Most errors a check keeps (the first one names the failure). */
@@ -53,6 +55,14 @@ export function checkResult(id: CheckId, c: Collector, okDetail: string): CheckR
     detail: ok ? okDetail : c.errors[0]!.message + (c.errors.length > 1 ? ` (+${c.errors.length - 1} more)` : ''),
     errors: c.errors,
   };
+}
+
+/**
+ * A check that could not be made with the material given (issue 22 item 4: e.g. an HMAC check
+ * without the secret): `ok` false and `skipped` true, so it never reads as passed.
+ */
+export function notChecked(id: CheckId, why: string): CheckResult {
+  return { id, title: CHECK_TITLES[id], ok: false, skipped: true, detail: `not checked: ${why}`, errors: [new VerificationError('NOT_CHECKED', `not checked: ${why}`)] };
 }
 
 /** A check that could not run (the input did not parse). */

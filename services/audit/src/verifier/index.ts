@@ -22,6 +22,15 @@ export { verifyBundle, verifyReceiptJson, normaliseInput, refusedReport, suffixC
 export {
   VERIFIER_LIMITS, verifierLimits, jsonNestingDepth, jsonValueDepth, utf8Length, checkJsonText, checkJsonValue, type VerifierLimits,
 } from './limits.js';
-export { CHECK_TITLES, type Check, type CheckInput } from './check-kit.js';
+export { CHECK_TITLES, notChecked, type Check, type CheckInput } from './check-kit.js';
 export { checkStructure, checkBinding, checkLeaves, checkMerkleRoot, checkEnvelopeHmac } from './checks-envelope.js';
 export { checkAnchor, checkSuffixHmac, checkSuffixContinuity, redactedTail } from './checks-chain.js';
+export {
+  NoteError, base64Encode, base64Decode, base64UrlEncode, isValidKeyName, noteKeyHash, noteVerifierKey, checkNoteText, signatureLine,
+  formatNote, parseNote, formatCheckpointText, parseCheckpointText, checkpointExtension, NOTE_SIG_PREFIX,
+  type Note, type NoteSignature, type Checkpoint,
+} from './note.js';
+export {
+  jwkThumbprint, parsePublicKeys, envelopeSigningText, verifyBundlePublic, verifyBundlePublicSync, verifyReceiptJsonPublic, refusedPublicReport,
+  type Ed25519Verify, type PinnedKey, type PublicKeyRing, type PublicVerifyOptions, type PublicVerificationReport, type CheckpointSummary,
+} from './public-key.js';

@@ -5,7 +5,7 @@
  * A proof export without `format` is v1 (every suffix row in full); `format: "1.1"` also admits
  * redacted rows (issue 11 item 3, docs/receipts.md). Parsing never recurses into free-form JSON.
  */
-import { RECEIPT_FORMAT_V1_1 } from '../contracts/receipt-format.js';
+import { RECEIPT_FORMAT_V1_1, RECEIPT_FORMAT_V2, type PublicSignature } from '../contracts/receipt-format.js';
 import { ENVELOPE_PAYLOAD_KEYS, LEAF_EVENT_KEYS, type EnvelopePayload, type LeafEvent } from './format.js';
 import {
   VerificationError, type EnvelopeRecord, type ProofExport, type ProofSuffixRow, type ReceiptBundle, type ReceiptDetail, type ReceiptObject,
@@ -96,15 +96,35 @@ export function parseEnvelopePayload(v: unknown, path = 'envelope.payload'): Env
 
 const ENVELOPE_KEYS = ['payload', 'signature', 'key_version', 'audit_log_id', 'audit_seq', 'audit_previous_hash', 'audit_signature', 'audit_chain_hash'] as const;
 
-/** Parse an envelope record (payload, signature, anchor fields). */
+const B64URL_SIG = /^[A-Za-z0-9_-]{86}$/;
+
+/** Parse a v2 `public_signature`: null, or exactly `{alg: "Ed25519", kid, sig}` with `sig` 64 bytes base64url. */
+export function parsePublicSignature(v: unknown, path: string): PublicSignature | null {
+  if (v === null) return null;
+  const o = obj(v, path);
+  exactKeys(o, ['alg', 'kid', 'sig'], path);
+  if (o.alg !== 'Ed25519') fail(`${path}.alg`, 'expected Ed25519');
+  const kid = str(o, 'kid', path);
+  if (!kid) fail(`${path}.kid`, 'expected a key id');
+  const sig = str(o, 'sig', path);
+  if (!B64URL_SIG.test(sig)) fail(`${path}.sig`, 'expected a 64-byte signature in base64url');
+  return { alg: 'Ed25519', kid, sig };
+}
+
+/**
+ * Parse an envelope record (payload, signature, anchor fields; v2 also `public_signature`, kept
+ * only when present so a v1 envelope re-serialises byte for byte).
+ */
 export function parseEnvelopeRecord(v: unknown, path = 'envelope'): EnvelopeRecord {
   const o = obj(v, path);
-  exactKeys(o, ENVELOPE_KEYS, path);
-  return {
+  exactKeys(o, ENVELOPE_KEYS, path, ['public_signature']);
+  const out: EnvelopeRecord = {
     payload: parseEnvelopePayload(o.payload, `${path}.payload`), signature: hex64(o, 'signature', path), key_version: str(o, 'key_version', path),
     audit_log_id: int(o, 'audit_log_id', path), audit_seq: int(o, 'audit_seq', path), audit_previous_hash: hex64(o, 'audit_previous_hash', path),
     audit_signature: hex64(o, 'audit_signature', path), audit_chain_hash: hex64(o, 'audit_chain_hash', path),
   };
+  if (Object.prototype.hasOwnProperty.call(o, 'public_signature')) out.public_signature = parsePublicSignature(o.public_signature, `${path}.public_signature`);
+  return out;
 }
 
 /** Parse one turn event: exactly the ten leaf keys. */
@@ -149,10 +169,10 @@ export function parseRedactedRow(v: unknown, path: string): RedactedSuffixRow {
  * Parse one suffix row of a proof in `format` (`1` or `1.1`): in full, or (v1.1 only) redacted,
  * told apart by `signed_payload_sha256` standing where `signed_payload` would.
  */
-export function parseProofRow(v: unknown, path: string, format: '1' | '1.1'): ProofSuffixRow {
+export function parseProofRow(v: unknown, path: string, format: ProofFormat): ProofSuffixRow {
   const o = obj(v, path);
   if (Object.prototype.hasOwnProperty.call(o, 'signed_payload_sha256') && !Object.prototype.hasOwnProperty.call(o, 'signed_payload')) {
-    if (format !== RECEIPT_FORMAT_V1_1) fail(`${path}.signed_payload_sha256`, 'a redacted row needs a proof of format 1.1');
+    if (format === '1') fail(`${path}.signed_payload_sha256`, 'a redacted row needs a proof of format 1.1 or 2');
     return parseRedactedRow(o, path);
   }
   return parseSuffixRow(o, path);
@@ -170,27 +190,46 @@ export function parseReceiptDetail(v: unknown, path = 'detail'): ReceiptDetail {
   };
 }
 
+/** A proof's format: `1` (no `format` key), `1.1` or `2`. */
+export type ProofFormat = '1' | typeof RECEIPT_FORMAT_V1_1 | typeof RECEIPT_FORMAT_V2;
+
 /**
- * Parse a proof export `{format?, receipt, envelope, audit_chain: {suffix}}`. No `format` is v1;
- * `"1.1"` admits redacted rows; any other value is refused (`MALFORMED`).
+ * Parse a proof export `{format?, receipt, envelope, audit_chain: {suffix}, checkpoint?}`. No
+ * `format` is v1; `"1.1"` admits redacted rows; `"2"` (issue 22) also requires the envelope's
+ * `public_signature` (object or null) and `checkpoint` (note text or null), which v1 and v1.1 must
+ * not carry; any other value is refused (`MALFORMED`).
  */
 export function parseProofExport(v: unknown, path = 'proof'): ProofExport {
   const o = obj(v, path);
-  exactKeys(o, ['receipt', 'envelope', 'audit_chain'], path, ['format']);
-  let format: '1' | '1.1' = '1';
+  exactKeys(o, ['receipt', 'envelope', 'audit_chain'], path, ['format', 'checkpoint']);
+  let format: ProofFormat = '1';
   if (Object.prototype.hasOwnProperty.call(o, 'format')) {
-    if (o.format !== RECEIPT_FORMAT_V1_1) fail(`${path}.format`, `unsupported format ${JSON.stringify(o.format)}; this verifier reads v1 (no format) and "1.1"`);
-    format = RECEIPT_FORMAT_V1_1;
+    if (o.format !== RECEIPT_FORMAT_V1_1 && o.format !== RECEIPT_FORMAT_V2) {
+      fail(`${path}.format`, `unsupported format ${JSON.stringify(o.format)}; this verifier reads v1 (no format), "1.1" and "2"`);
+    }
+    format = o.format;
   }
   const chain = obj(o.audit_chain, `${path}.audit_chain`);
   exactKeys(chain, ['suffix'], `${path}.audit_chain`);
   if (!Array.isArray(chain.suffix)) fail(`${path}.audit_chain.suffix`, 'expected an array');
+  const envelope = parseEnvelopeRecord(o.envelope, `${path}.envelope`);
+  const suffix = chain.suffix.map((r, i) => parseProofRow(r, `${path}.audit_chain.suffix[${i}]`, format));
+  const hasCheckpoint = Object.prototype.hasOwnProperty.call(o, 'checkpoint');
+  if (format === RECEIPT_FORMAT_V2) {
+    if (envelope.public_signature === undefined) fail(`${path}.envelope.public_signature`, 'missing (format 2)');
+    if (!hasCheckpoint) fail(`${path}.checkpoint`, 'missing (format 2)');
+    if (o.checkpoint !== null && typeof o.checkpoint !== 'string') fail(`${path}.checkpoint`, 'expected note text or null');
+  } else {
+    if (envelope.public_signature !== undefined) fail(`${path}.envelope.public_signature`, 'unexpected key (only in format 2)');
+    if (hasCheckpoint) fail(`${path}.checkpoint`, 'unexpected key (only in format 2)');
+  }
   const out: ProofExport = {
     receipt: parseReceiptObject(o.receipt, `${path}.receipt`),
-    envelope: parseEnvelopeRecord(o.envelope, `${path}.envelope`),
-    audit_chain: { suffix: chain.suffix.map((r, i) => parseProofRow(r, `${path}.audit_chain.suffix[${i}]`, format)) },
+    envelope,
+    audit_chain: { suffix },
   };
-  return format === RECEIPT_FORMAT_V1_1 ? { format, ...out } : out;
+  if (format === '1') return out;
+  return format === RECEIPT_FORMAT_V2 ? { format, ...out, checkpoint: o.checkpoint as string | null } : { format, ...out };
 }
 
 /** Parse a bundle `{detail, proof}`. */

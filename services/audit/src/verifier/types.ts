@@ -7,9 +7,9 @@ import type { CheckId, SuffixCoverage, VerificationErrorCode } from '../contract
 
 export type {
   ReceiptStatus, ReceiptObject, EnvelopeRecord, SuffixRow, RedactedSuffixRow, ProofSuffixRow, ProofExport, ReceiptDetail, ReceiptBundle,
-  VerificationErrorCode, CheckId, SuffixCoverage,
+  VerificationErrorCode, CheckId, SuffixCoverage, PublicSignature,
 } from '../contracts/receipt-format.js';
-export { isRedactedRow, RECEIPT_FORMAT_V1_1 } from '../contracts/receipt-format.js';
+export { isRedactedRow, RECEIPT_FORMAT_V1_1, RECEIPT_FORMAT_V2, PUBLIC_SIGNATURE_ALG } from '../contracts/receipt-format.js';
 
 /** A typed verification failure. `path` names the offending JSON location when known. */
 export class VerificationError extends Error {
@@ -33,6 +33,8 @@ export interface CheckResult {
   detail: string;
   /** The failures behind `ok: false` (empty when ok). */
   errors: VerificationError[];
+  /** Issue 22: true when the check could not be made with the material given (then `ok` is false). */
+  skipped?: boolean;
 }
 
 /** Result of `verifyReceipt`: ok only when every check holds. */

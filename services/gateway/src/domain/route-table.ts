@@ -117,6 +117,8 @@ export const ROUTES: readonly RouteRule[] = [
   { pattern: '/v1/receipts', target: proxy('audit') },
   // The receipt signing public keys (issue 22 item 1, issue 19 item 3): anyone may fetch them.
   { pattern: '/v1/receipts/keys', target: proxy('audit'), public: true, methods: ['GET'] },
+  // Signed chain checkpoints (issue 22 item 3): public like the keys (origin, seq and chain hash only).
+  { pattern: '/v1/receipts/checkpoints/*', target: proxy('audit'), public: true, methods: ['GET'] },
   { pattern: '/v1/receipts/*', target: proxy('audit') },
   { pattern: '/v1/generations', target: proxy('observability') },
   { pattern: '/v1/generations/*', target: proxy('observability') },
