@@ -6,6 +6,7 @@
 import { ConfigError, loadStackConfig } from './config/index.js';
 import { Supervisor } from './supervisor/index.js';
 import { applyPendingRestore } from './restore-step.js';
+import { launchInstalledVersion } from './update/launch.js';
 
 /** Run the headless stack until a signal arrives. */
 export async function runHeadless(): Promise<void> {
@@ -13,6 +14,9 @@ export async function runHeadless(): Promise<void> {
   // Issue 19 item 2: a restore staged by the gateway applies before any store opens.
   const restored = await applyPendingRestore(process.env);
   if (restored) process.stderr.write(`svc: restored backup ${restored.id}; the replaced data directory is kept at ${restored.replacedDir ?? '(none)'}\n`);
+  // Issue 19 item 4: an installed update version runs as a child (main/update/launch.ts), rolled back when it fails to become ready.
+  const launched = await launchInstalledVersion('dist/main/headless.js', process.execPath, process.env);
+  if (launched !== null) process.exit(launched);
   try {
     stack = loadStackConfig(process.env);
   } catch (err) {
@@ -51,4 +55,8 @@ export async function runHeadless(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void runHeadless();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  // Issue 21 item 2: `npm run serve -- --service <name>` / `--all` / `--init` (main/cli.ts).
+  if (process.argv.length > 2) void import('./cli.js').then((cli) => cli.main(process.argv.slice(2)));
+  else void runHeadless();
+}

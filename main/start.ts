@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 import { runHeadless } from './headless.js';
+import { launchInstalledVersion } from './update/launch.js';
 
 /** Path of Electron's binary when the `electron` package and its binary are installed, else null. */
 export function electronBinary(): string | null {
@@ -18,7 +19,13 @@ export function electronBinary(): string | null {
 }
 
 const bin = electronBinary();
-if (bin && existsSync(new URL('./app/main.js', import.meta.url))) {
+// Issue 19 item 4: an installed update version runs instead of this tree (main/update/launch.ts),
+// rolled back when it fails to become ready; the headless path launches inside runHeadless.
+const launched = bin && existsSync(new URL('./app/main.js', import.meta.url))
+  ? await launchInstalledVersion('dist/main/app/main.js', bin, process.env) : null;
+if (launched !== null) {
+  process.exit(launched);
+} else if (bin && existsSync(new URL('./app/main.js', import.meta.url))) {
   const child = spawn(bin, [new URL('./app/main.js', import.meta.url).pathname], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {

@@ -109,6 +109,8 @@ async function start(): Promise<void> {
   sup = new Supervisor(stack, { log });
   const gatewayUrl = await sup.start();
   log(`ready ${gatewayUrl} (data ${stack.dataDir})`);
+  // Issue 19 item 4: the update launcher (main/update/launch.ts) waits for this line on stdout.
+  process.stdout.write(`svc ready ${gatewayUrl}\n`);
   // Off loopback the gateway serves HTTPS with its own certificate (issue 14 item 7): trust exactly
   // that one, for the gateway's address only.
   if (gatewayUrl.startsWith('https:')) {

@@ -18,3 +18,11 @@ export async function restorePaths(env: Env): Promise<{ dataDir: string; backupD
   const dataDir = resolve(str(env, 'SVC_DATA_DIR') || defaultDataDir(env));
   return { dataDir, backupDir: backupDirOf(env, dataDir) };
 }
+
+/**
+ * Whether the backup schedule's sealing key may live in the OS keychain: not when
+ * `SVC_SECRET_STORE=file` asks every secret to stay in files (then a 0600 key file in `<dataDir>/secrets/`).
+ */
+export function backupKeychainWanted(env: Env): boolean {
+  return (str(env, 'SVC_SECRET_STORE') ?? '').toLowerCase() !== 'file';
+}

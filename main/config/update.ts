@@ -52,3 +52,22 @@ export function readUpdateSettings(env: Env, root: string): UpdateSettings {
   if (url && !/^https?:\/\//.test(url)) throw new ConfigError('SVC_UPDATE_MANIFEST_URL must be an http(s) URL');
   return { publicKeys: keys, manifestUrl: url };
 }
+
+/** The launcher's settings (issue 19 item 4; main/update/launch.ts). */
+export interface LaunchSettings {
+  /** The version this process was launched as by a launcher (`SVC_LAUNCHED_VERSION`), or null: a top-level start. */
+  launchedVersion: string | null;
+  /** How long a launched version may take to print `svc ready`, ms (`SVC_UPDATE_READY_TIMEOUT_MS`, default 120000). */
+  readyTimeoutMs: number;
+}
+
+/** Environment variable a launcher sets on the versioned process it starts (so it never launches again). */
+export const LAUNCHED_VERSION_ENV = 'SVC_LAUNCHED_VERSION';
+
+/** Read the launcher's settings. @throws ConfigError for a timeout outside 1 s - 1 h. */
+export function readLaunchSettings(env: Env): LaunchSettings {
+  const raw = str(env, 'SVC_UPDATE_READY_TIMEOUT_MS');
+  const t = raw === undefined || raw === '' ? 120_000 : Number(raw);
+  if (!Number.isInteger(t) || t < 1000 || t > 3_600_000) throw new ConfigError('SVC_UPDATE_READY_TIMEOUT_MS must be an integer from 1000 to 3600000');
+  return { launchedVersion: str(env, LAUNCHED_VERSION_ENV) || null, readyTimeoutMs: t };
+}

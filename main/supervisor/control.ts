@@ -20,6 +20,8 @@ export interface ControlHost {
   publicKeys: readonly string[];
   stackInput(): StackInfoInput;
   appVersion(): string;
+  /** The root of the running tree (an installed version's folder when the launcher runs one). */
+  appRoot(): string;
 }
 
 const fail = (status: number, code: string, message: string): OpsControlAnswer => ({ ok: false, status, code, message });
@@ -48,7 +50,12 @@ export async function handleControl(host: ControlHost, req: OpsControlRequest): 
       case 'stack': return { ok: true, result: await stackInfo(host.stackInput()) };
       case 'deploy': {
         const s = readUpdateState(host.dataDir);
-        return { ok: true, result: { app_version: host.appVersion(), running_version: s.current?.version ?? host.appVersion(), deployed: s.current, previous: s.previous, pending: s.pending } };
+        // running_version comes from the running tree's package.json (issue 19 item 4), not from state.json.
+        return { ok: true, result: {
+          app_version: host.appVersion(), running_version: host.appVersion(), running_root: host.appRoot(),
+          running_installed_version: s.current !== null && host.appRoot() === s.current.dir,
+          deployed: s.current, previous: s.previous, pending: s.pending, last_failure: s.last_failure ?? null,
+        } };
       }
       case 'update-bundle': {
         const s = await stageBundle(host.dataDir, req.file, host.publicKeys);

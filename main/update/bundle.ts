@@ -32,7 +32,12 @@ export interface UpdateState {
   current: DeployedVersion | null;
   previous: DeployedVersion | null;
   pending: { kind: 'update'; version: string; staged_at: string; dir: string; files: number } | { kind: 'rollback'; to: string; staged_at: string } | null;
+  /** The last version that failed to become ready under the launcher (main/update/launch.ts), rolled back automatically. */
+  last_failure?: LaunchFailure | null;
 }
+
+/** A launch that failed: the version, when, why, and what the launcher rolled back to (null: the installed app). */
+export interface LaunchFailure { version: string; at: string; reason: string; rolled_back_to: string | null }
 
 /** A refused bundle: `code` is `bad_signature` or `bad_bundle` (answered 400). */
 export class BundleError extends Error {
@@ -60,6 +65,26 @@ export function readUpdateState(dataDir: string): UpdateState {
   const f = stateFile(dataDir);
   if (!existsSync(f)) return { current: null, previous: null, pending: null };
   return JSON.parse(readFileSync(f, 'utf8')) as UpdateState;
+}
+
+/** Write `state.json` atomically (0600). */
+export function writeUpdateState(dataDir: string, s: UpdateState): void { writeState(dataDir, s); }
+
+/**
+ * Roll back a version that failed to start (the launcher calls it): `previous` becomes current (or
+ * none: the installed app), the failed version's folder is kept for inspection but no longer current
+ * nor previous, and the failure is recorded for `GET /v1/admin/deploy`.
+ * @returns the version now current, or null (the installed app).
+ */
+export function rollBackFailedLaunch(dataDir: string, version: string, reason: string): string | null {
+  const s = readUpdateState(dataDir);
+  if (s.current?.version !== version) return s.current?.version ?? null;
+  const to = s.previous;
+  s.current = to ? { ...to, at: new Date().toISOString() } : null;
+  s.previous = null;
+  s.last_failure = { version, at: new Date().toISOString(), reason, rolled_back_to: to?.version ?? null };
+  writeState(dataDir, s);
+  return to?.version ?? null;
 }
 
 function writeState(dataDir: string, s: UpdateState): void {
@@ -139,11 +164,18 @@ export async function stageBundle(dataDir: string, file: string, trustedKeys: re
   return state;
 }
 
-/** Stage a rollback to the previous version (applied at the next start). @throws BundleError `no_previous_version`. */
+/** `to` of a rollback whose target is the shipped app (no installed version before the current one). */
+export const SHIPPED_APP = '(shipped app)';
+
+/**
+ * Stage a rollback to the previous version, or to the shipped app when the current installed
+ * version was the first (applied at the next start).
+ * @throws BundleError `no_previous_version` when no installed version runs (nothing to leave).
+ */
 export function stageRollback(dataDir: string): UpdateState {
   const state = readUpdateState(dataDir);
-  if (!state.previous) throw new BundleError('no_previous_version', 'there is no previous version to roll back to');
-  state.pending = { kind: 'rollback', to: state.previous.version, staged_at: new Date().toISOString() };
+  if (!state.previous && !state.current) throw new BundleError('no_previous_version', 'there is no previous version to roll back to');
+  state.pending = { kind: 'rollback', to: state.previous?.version ?? SHIPPED_APP, staged_at: new Date().toISOString() };
   writeState(dataDir, state);
   return state;
 }

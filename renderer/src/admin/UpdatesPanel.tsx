@@ -1,7 +1,8 @@
 /**
  * Updates (issue 19 item 4): what is deployed and pending (`GET /v1/admin/update`), the connected
  * manifest check, applying a signed offline bundle from a file (`POST /v1/admin/update/bundle`,
- * applied at the next start) and rolling back to the previous version.
+ * applied at the next start and run by the launcher, main/update/launch.ts), the running version,
+ * the last start that failed and was rolled back, and rolling back to the previous version.
  */
 import { useState } from 'react';
 import { useQuery } from '../api/cache';
@@ -11,7 +12,8 @@ import { useAction } from '../app/use-action';
 
 interface Version { version: string; at: string; files: number }
 interface UpdateView {
-  app_version: string; running_version: string; deployed: Version | null; previous: Version | null;
+  app_version: string; running_version: string; running_installed_version?: boolean; deployed: Version | null; previous: Version | null;
+  last_failure?: { version: string; at: string; reason: string; rolled_back_to: string | null } | null;
   pending: { kind: 'update'; version: string; staged_at: string } | { kind: 'rollback'; to: string; staged_at: string } | null;
   manifest: { url: string | null; status: string; latest_version: string | null; update_available: boolean; message: string | null };
 }
@@ -34,10 +36,11 @@ export function UpdatesPanel() {
       {q.error && <p className="error">{q.error.message}</p>}
       {u && (
         <table className="table"><tbody>
-          <tr><th>App</th><td>{u.app_version}</td></tr>
+          <tr><th>Running</th><td data-testid="update-running">{u.running_version}{u.running_installed_version ? ' (installed update)' : ' (shipped app)'}</td></tr>
           <tr><th>Deployed update</th><td>{u.deployed ? `${u.deployed.version} (${u.deployed.at})` : 'none'}</td></tr>
           <tr><th>Previous</th><td>{u.previous ? u.previous.version : 'none'}</td></tr>
           <tr><th>Pending</th><td data-testid="update-pending">{u.pending ? (u.pending.kind === 'update' ? `update ${u.pending.version}` : `rollback to ${u.pending.to}`) + ' — applies at the next start' : 'nothing'}</td></tr>
+          {u.last_failure && <tr><th>Last failed start</th><td className="error small" data-testid="update-failure">{u.last_failure.version} at {u.last_failure.at}: {u.last_failure.reason}; rolled back to {u.last_failure.rolled_back_to ?? 'the shipped app'}</td></tr>}
           <tr><th>Online check</th><td>{u.manifest.status}{u.manifest.latest_version ? ` · latest ${u.manifest.latest_version}${u.manifest.update_available ? ' (newer)' : ''}` : ''}{u.manifest.message ? ` · ${u.manifest.message}` : ''}</td></tr>
         </tbody></table>
       )}

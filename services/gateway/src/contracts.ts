@@ -90,6 +90,10 @@ export const GATEWAY_ERRORS = {
   archive_tampered: 400,
   /** Issue 19 item 2: a backup or restore is already running. */
   backup_busy: 409,
+  /** Issue 19 item 5: the backup was cancelled through `POST /v1/admin/jobs/{id}/cancel`; no archive was kept. */
+  backup_cancelled: 409,
+  /** Issue 19 item 5: the job has finished and can no longer be cancelled. */
+  job_not_cancellable: 409,
   /** Issue 19 item 3: `POST /v1/admin/secrets/{kind}/rotate` names no key kind. */
   key_kind_unknown: 404,
   /** Issue 19 item 4: an update bundle whose Ed25519 signature is missing or not by a trusted publisher key. */

@@ -48,20 +48,27 @@ export function clientHopKeys(principalKeys: readonly string[]): string[] {
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
+/** A cheap identity of a key list (length, first and last key): changes whenever a rotation step rewrites it. */
+function keyListId(keys: readonly string[]): string {
+  return `${keys.length}\u0000${keys[0] ?? ''}\u0000${keys[keys.length - 1] ?? ''}`;
+}
+
 /**
  * Signs hop stamps in the gateway, cached per client address (one HMAC per address per ~40 s on
  * the hot path). The cache is bounded: it is emptied when it holds `max` addresses.
  */
 export class ClientHopSigner {
-  private readonly keys: string[];
+  private keys: string[];
+  private keysOf: string;
   private readonly cache = new Map<string, { value: string; exp: number }>();
 
   /**
    * @param principalKeys `SVC_PRINCIPAL_KEYS`, newest first (the first signs).
    * @param clock current time, Unix seconds (test seam).
    */
-  constructor(principalKeys: readonly string[], private readonly clock: () => number = nowSeconds, private readonly max = 10_000) {
+  constructor(private readonly principalKeys: readonly string[], private readonly clock: () => number = nowSeconds, private readonly max = 10_000) {
     this.keys = clientHopKeys(principalKeys);
+    this.keysOf = keyListId(principalKeys);
   }
 
   /**
@@ -69,6 +76,9 @@ export class ClientHopSigner {
    * (then no service believes the request came through the gateway).
    */
   stamp(ip: string): string | null {
+    // A principal-key rotation replaces the array's content in place (main/supervisor/keys.ts): follow it live (issue 19).
+    const id = keyListId(this.principalKeys);
+    if (id !== this.keysOf) { this.keys = clientHopKeys(this.principalKeys); this.keysOf = id; this.cache.clear(); }
     if (this.keys.length === 0) return null;
     const now = this.clock();
     const hit = this.cache.get(ip);
@@ -83,11 +93,13 @@ export class ClientHopSigner {
 
 /** Verifies hop stamps in a service (successful verifications cached until they expire). */
 export class ClientHopVerifier {
-  private readonly stamps: StampVerifier<ClientHop>;
+  private stamps: StampVerifier<ClientHop>;
+  private keysOf: string;
 
-  /** @param principalKeys `SVC_PRINCIPAL_KEYS`, newest first (any may verify). */
-  constructor(principalKeys: readonly string[]) {
+  /** @param principalKeys `SVC_PRINCIPAL_KEYS`, newest first (any may verify); followed live when rotated in place. */
+  constructor(private readonly principalKeys: readonly string[]) {
     this.stamps = new StampVerifier<ClientHop>(clientHopKeys(principalKeys), 10_000);
+    this.keysOf = keyListId(principalKeys);
   }
 
   /**
@@ -97,6 +109,8 @@ export class ClientHopVerifier {
   verify(value: string | string[] | undefined, now: number = nowSeconds()): string | null {
     const raw = Array.isArray(value) ? value[0] : value;
     if (raw === undefined) return null;
+    const id = keyListId(this.principalKeys);
+    if (id !== this.keysOf) { this.stamps = new StampVerifier<ClientHop>(clientHopKeys(this.principalKeys), 10_000); this.keysOf = id; }
     const res = this.stamps.verify(raw, now);
     if (!res.ok) return null;
     const { typ, ip } = res.payload as Partial<ClientHop>;

@@ -23,6 +23,14 @@ import { BackupService, type BackupPorts } from '../domain/backups.js';
 import {
   archiveFile, dataFiles, extractArchive, listArchives, readHeader, readKeychains, snapshotStores, writeArchive, writeJson, type ArchiveSource, type KeychainDump,
 } from '../store/backup-files.js';
+import { sealedSchedule } from '../store/backup-schedule.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The backup service (jobs for `GET /v1/admin/jobs`, issue 19 item 5). */
+    backupService: BackupService;
+  }
+}
 
 /**
  * Content type of an archive sent to `POST /v1/admin/backups/import` that is streamed to disk (up to
@@ -42,11 +50,12 @@ export const RESTORE_PENDING_FILE = 'restore-pending.json';
 /** The ports of `BackupService` over the filesystem of `cfg`. */
 export function backupPorts(cfg: GatewayConfig, backupDir: string): BackupPorts {
   return {
-    async create(id, { header, key }) {
+    async create(id, { header, key }, job) {
       const work = join(backupDir, `.work-${id}`);
       await mkdir(backupDir, { recursive: true, mode: 0o700 });
       try {
-        const stores = await snapshotStores(cfg.dbDir, join(work, 'db'));
+        const { names: stores, writePauseMs } = await snapshotStores(cfg.dbDir, join(work, 'db'), job.check);
+        job.check();
         const files = (await dataFiles(cfg.dataDir)).filter((f) => !f.startsWith('.work-'));
         const keychain = await readKeychains(BACKUP_KEYCHAIN_SERVICES);
         const sources: ArchiveSource[] = [
@@ -54,7 +63,7 @@ export function backupPorts(cfg: GatewayConfig, backupDir: string): BackupPorts 
           ...files.map((f) => ({ name: `data/${f}`, file: join(cfg.dataDir, ...f.split('/')) })),
           { name: 'keychain.json', bytes: Buffer.from(JSON.stringify(keychain)) },
         ];
-        return await writeArchive(archiveFile(backupDir, id), header, key, sources);
+        return { bytes: await writeArchive(archiveFile(backupDir, id), header, key, sources, job.onBytes), writePauseMs };
       } finally {
         await rm(work, { recursive: true, force: true });
       }
@@ -142,7 +151,10 @@ async function auditKeys(cfg: GatewayConfig, restoredData: string): Promise<Map<
 /** Register the `backups` local target. */
 export const backupsPlugin = fp<{ cfg: GatewayConfig }>(async (app, { cfg }) => {
   const backupDir = cfg.backup?.dir ?? join(cfg.dataDir, '..', `${cfg.dataDir.split(/[\\/]/).pop()}-backups`);
-  const service = new BackupService(backupPorts(cfg, backupDir));
+  const service = new BackupService(backupPorts(cfg, backupDir), Date.now, sealedSchedule(cfg.dataDir, cfg.backup?.scheduleKeychain ?? true));
+  // Issue 19 items 2 and 5: a persisted schedule resumes; backup jobs are listed by GET /v1/admin/jobs.
+  await service.resume();
+  app.decorate('backupService', service);
   app.addHook('onClose', async () => { service.stop(); });
   // Archives sent as BACKUP_ARCHIVE_TYPE stream to disk; the preParsing hook of gateway-proxy bounds them.
   app.addContentTypeParser(BACKUP_ARCHIVE_TYPE, (req, payload, done) => {
@@ -177,7 +189,7 @@ export const backupsPlugin = fp<{ cfg: GatewayConfig }>(async (app, { cfg }) => 
     if (parts.length === 0 && m === 'GET') return { backups: await service.list() };
     if (parts[0] === 'import' && parts.length === 1 && m === 'POST') return reply.code(201).send(await service.importArchive(req.body));
     if (parts[0] === 'schedule' && parts.length === 1 && m === 'GET') return { schedule: service.getSchedule() };
-    if (parts[0] === 'schedule' && parts.length === 1 && m === 'PUT') return { schedule: service.setSchedule(json()) };
+    if (parts[0] === 'schedule' && parts.length === 1 && m === 'PUT') return { schedule: await service.setSchedule(json()) };
     const id = parts[0] ?? '';
     if (parts.length === 1 && m === 'DELETE') { await service.remove(id); return reply.code(204).send(); }
     if (parts.length === 2 && parts[1] === 'download' && m === 'GET') {

@@ -23,7 +23,7 @@ import type { OpsControl, OpsControlRequest } from '../../../shared/ops-control.
 import type { ServiceStatus } from '../../../shared/runtime.js';
 import { checkManifestUrl } from '../clients/update-manifest.js';
 import { buildTopology } from '../domain/topology.js';
-import { JOB_SOURCES, NOT_COVERED, parseJobId, type AdminJobList } from '../domain/jobs.js';
+import { JOB_SOURCES, LOCAL_JOB_KINDS, NOT_COVERED, backupJobs, parseJobId, type AdminJobList } from '../domain/jobs.js';
 
 /** Options of the `gateway-ops` plugin. */
 export interface OpsPluginOptions {
@@ -36,7 +36,7 @@ export interface OpsPluginOptions {
   /** The bundle body limit, bytes. */
   bundleLimit: number;
   /** Send the admitted request to a service path and read the whole answer (UpstreamProxy.exchange), for `jobs`. */
-  exchange: (req: FastifyRequest, service: 'agent-runtime' | 'knowledge', path: string) => Promise<{ statusCode: number; body: Buffer } | null>;
+  exchange: (req: FastifyRequest, service: 'agent-runtime' | 'knowledge' | 'audit' | 'memory', path: string) => Promise<{ statusCode: number; body: Buffer } | null>;
 }
 
 const BUNDLE_TYPE = 'application/octet-stream';
@@ -88,20 +88,27 @@ export const opsPlugin = fp<OpsPluginOptions>(async (app, opts) => {
       }
     }
     if (path === '/v1/admin/jobs' && m === 'GET') {
-      const list: AdminJobList = { jobs: [], covered: Object.keys(JOB_SOURCES), not_covered: [...NOT_COVERED], unreachable: [] };
-      for (const [kind, src] of Object.entries(JOB_SOURCES)) {
-        const a = await opts.exchange(req, src.service, src.list);
+      const list: AdminJobList = { jobs: [], covered: [...Object.keys(JOB_SOURCES), ...LOCAL_JOB_KINDS], not_covered: [...NOT_COVERED], unreachable: [] };
+      if (app.hasDecorator('backupService')) list.jobs.push(...backupJobs(app.backupService.backupJobs()));
+      else list.unreachable.push('backup');
+      const answers = await Promise.all(Object.entries(JOB_SOURCES).map(async ([kind, src]) => ({ kind, src, a: await opts.exchange(req, src.service, src.list).catch(() => null) })));
+      for (const { kind, src, a } of answers) {
         if (a && a.statusCode === 200) list.jobs.push(...src.map(JSON.parse(a.body.toString('utf8'))));
         else list.unreachable.push(kind);
       }
+      list.jobs.sort((x, y) => (x.state === 'running' ? 0 : 1) - (y.state === 'running' ? 0 : 1) || String(y.started_at ?? '').localeCompare(String(x.started_at ?? '')));
       return list;
     }
     const cancel = /^\/v1\/admin\/jobs\/([^/]+)\/cancel$/.exec(path);
     if (cancel && m === 'POST') {
       const parsed = parseJobId(decodeURIComponent(cancel[1]!));
       if (!parsed) throw new DomainError('not_found', 'no such job (ids are <kind>:<id> of a covered kind)');
+      if (parsed.kind === 'backup') {
+        if (!app.hasDecorator('backupService')) throw new DomainError('service_unavailable', 'backups are not available');
+        const job = app.backupService.cancelJob(parsed.id);
+        return backupJobs([job])[0];
+      }
       const src = JOB_SOURCES[parsed.kind];
-      if (!src.cancel) throw new DomainError('invalid_request', `${parsed.kind} jobs cannot be cancelled`);
       const a = await opts.exchange(req, src.service, src.cancel(parsed.id));
       if (!a) throw new DomainError('service_unavailable', `${src.service} cannot be reached`);
       const body = JSON.parse(a.body.toString('utf8')) as unknown;

@@ -2,9 +2,8 @@
  * The backup store (issue 19 item 2): SQLite snapshots, the data directory's files, the OS keychain
  * entries and the encrypted archive files under `SVC_BACKUP_DIR`.
  *
- * Consistency: `snapshotStores` opens every `<dbDir>/*.sqlite`, then opens a read transaction on each
- * in one synchronous loop (WAL snapshots taken within the same event-loop turn, no write of this
- * process can land between them), then copies each file with SQLite's online backup API
+ * Consistency: `snapshotStores` holds every store's write lock while it opens a read transaction on
+ * each (one point in time across stores, see its comment), then copies each file with SQLite's online backup API
  * (better-sqlite3 `db.backup`) inside that transaction: backup_step uses the connection's open read
  * transaction (it begins one only when none is open), so every copy is the snapshot taken at the
  * cut while the services keep writing, and no turn is held back.
@@ -17,6 +16,8 @@ import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { DomainError } from '../../../shared/kit/domain-error.js';
 import { openKeychain } from '../../../../native/keychain.js';
 import {
   CHUNK_BYTES, encodeEntryHead, headerBytes, openChunk, parseHeader, safeEntryName, sealChunk, tampered, unlock, type BackupHeader,
@@ -31,30 +32,60 @@ const PAGES_PER_STEP = 1024;
 /** Folders of the data directory not archived: live store files (snapshotted instead) and logs. */
 const SKIP_TOP = new Set(['db', 'logs', 'tmp']);
 
+/** What `snapshotStores` did: the store files copied and how long writers were held at the cut. */
+export interface StoreSnapshot { names: string[]; writePauseMs: number }
+
+/** How long the cut waits for one store's write lock before giving up, ms (writers wait within their busy_timeout). */
+const CUT_LOCK_TIMEOUT_MS = 5000;
+
 /**
- * Copy every `<dbDir>/*.sqlite` into `outDir` at one cut (see the file comment).
- * @returns the store file names copied.
+ * Copy every `<dbDir>/*.sqlite` into `outDir` at one point in time (issue 19 item 4 of the gaps):
+ *
+ * 1. a side connection per store takes the store's write lock (`BEGIN IMMEDIATE`), in name order,
+ *    so from the last lock on no write can commit to any store;
+ * 2. with every write lock held, a read transaction opens on each store (its WAL snapshot), which is
+ *    therefore the same instant for all of them;
+ * 3. the write locks are released (`ROLLBACK`); writers that arrived meanwhile waited inside their
+ *    own busy_timeout, for `writePauseMs` at most;
+ * 4. each file is copied with the online backup API inside its read transaction (the snapshot).
+ * Lock order is fixed and no writer holds two stores' locks, so the cut cannot deadlock.
+ * `onStep` runs between backup steps and may throw to abandon the copy (a cancelled backup job).
+ * @throws DomainError `backup_busy` when a store's write lock is not free within CUT_LOCK_TIMEOUT_MS.
  */
-export async function snapshotStores(dbDir: string, outDir: string): Promise<string[]> {
+export async function snapshotStores(dbDir: string, outDir: string, onStep?: () => void): Promise<StoreSnapshot> {
   await mkdir(outDir, { recursive: true });
   const names = existsSync(dbDir) ? (await readdir(dbDir)).filter((n) => n.endsWith('.sqlite')).sort() : [];
   const dbs = names.map((n) => new Database(join(dbDir, n), { readonly: true, fileMustExist: true }));
+  const lockers = names.map((n) => new Database(join(dbDir, n), { fileMustExist: true }));
+  let writePauseMs = 0;
   try {
     for (const db of dbs) db.pragma('busy_timeout = 5000');
-    // The cut: one synchronous loop opens a read transaction (a WAL snapshot) on every store.
-    for (const db of dbs) { db.prepare('BEGIN').run(); db.prepare('SELECT count(*) FROM sqlite_master').get(); }
+    for (const l of lockers) l.pragma(`busy_timeout = ${CUT_LOCK_TIMEOUT_MS}`);
+    const t0 = performance.now();
+    try {
+      for (const l of lockers) {
+        try { l.prepare('BEGIN IMMEDIATE').run(); } catch (err) {
+          throw new DomainError('backup_busy', `a store stayed locked for writing; try again (${err instanceof Error ? err.message : String(err)})`);
+        }
+      }
+      for (const db of dbs) { db.prepare('BEGIN').run(); db.prepare('SELECT count(*) FROM sqlite_master').get(); }
+    } finally {
+      for (const l of lockers) if (l.inTransaction) l.prepare('ROLLBACK').run();
+      writePauseMs = performance.now() - t0;
+    }
     for (let i = 0; i < dbs.length; i++) {
       // Steps of PAGES_PER_STEP pages, the event loop served between them; the held read
       // transaction keeps every step on the snapshot of the cut (no restart on concurrent writes).
-      await dbs[i]!.backup(join(outDir, names[i]!), { progress: () => PAGES_PER_STEP });
+      await dbs[i]!.backup(join(outDir, names[i]!), { progress: () => { onStep?.(); return PAGES_PER_STEP; } });
     }
   } finally {
+    for (const l of lockers) l.close();
     for (const db of dbs) {
       if (db.inTransaction) db.prepare('COMMIT').run();
       db.close();
     }
   }
-  return names;
+  return { names, writePauseMs };
 }
 
 /** Every regular file under `dataDir` except `SKIP_TOP` folders, SQLite side files and `.tmp`/`.part` files in flight, as relative `/` paths. */
@@ -100,14 +131,16 @@ export async function writeKeychains(dump: KeychainDump): Promise<number> {
 export type ArchiveSource = { name: string; file: string } | { name: string; bytes: Buffer };
 
 /**
- * Write the encrypted archive to `file` (via `file.part`, renamed when complete).
+ * Write the encrypted archive to `file` (via `file.part`, renamed when complete). `onBytes` sees the
+ * archive bytes written so far and may throw to abandon it (the part file is removed).
  * @returns the archive's size, bytes.
  */
-export async function writeArchive(file: string, header: BackupHeader, key: Buffer, sources: readonly ArchiveSource[]): Promise<number> {
+export async function writeArchive(file: string, header: BackupHeader, key: Buffer, sources: readonly ArchiveSource[], onBytes?: (written: number) => void): Promise<number> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const part = `${file}.part`;
   const out = createWriteStream(part, { mode: 0o600 });
-  const write = async (b: Buffer): Promise<void> => { if (!out.write(b)) await once(out, 'drain'); };
+  let written = 0;
+  const write = async (b: Buffer): Promise<void> => { written += b.length; onBytes?.(written); if (!out.write(b)) await once(out, 'drain'); };
   let pending: Buffer[] = [];
   let pendingLen = 0;
   let index = 0;

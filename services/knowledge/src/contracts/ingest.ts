@@ -68,7 +68,7 @@ export const JobViewSchema = Type.Object({
   job_id: Type.String(),
   /** `batch_ingest` | `reembed`. */
   kind: Type.String(),
-  status: StringEnum(['running', 'done', 'failed']),
+  status: StringEnum(['running', 'done', 'failed', 'cancelled']),
   done: Type.Integer(),
   total: Type.Integer(),
   progress: Type.Number(),

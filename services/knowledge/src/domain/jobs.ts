@@ -5,6 +5,7 @@ import type { JobView } from '../contracts.js';
 import { knowledgeError } from './errors.js';
 import type { DocumentStore, JobStore } from './ports.js';
 import { isAdmin } from './visibility.js';
+import { DomainError } from '../../../shared/kit/domain-error.js';
 
 function nowIso(): string { return new Date().toISOString(); }
 
@@ -31,6 +32,24 @@ export class Jobs {
    */
   list(p: Principal, limit: number): JobView[] {
     return this.d.jobs.list(this.d.tenantId, isAdmin(p) ? null : p.id, limit).map((j) => this.job(p, j.id));
+  }
+
+  /**
+   * Cancel a running batch ingest (admins; issue 19 item 5). The check runs between the pump's
+   * chunk batches: the batch in flight finishes, the rest of the batch's chunks get no vectors.
+   * @returns the job as it stands and what was kept (documents, chunks, chunks with vectors).
+   * @throws DomainError `admin_required` (403), `job_not_found` (404), `conflict` (409: finished, or a `reembed` job).
+   */
+  cancel(p: Principal, id: string): JobView & { kept: { documents: number; chunks: number; chunks_embedded: number } } {
+    if (!isAdmin(p)) throw new DomainError('admin_required', 'cancelling a job is for admins');
+    const j = this.d.jobs.get(this.d.tenantId, id);
+    if (!j) throw knowledgeError('job_not_found', `no job ${id}`);
+    if (j.kind !== 'batch_ingest') throw new DomainError('conflict', 'only batch ingests can be cancelled (re-embedding must finish for search to use vectors)');
+    const view = this.job(p, id);
+    if (view.status !== 'running') throw new DomainError('conflict', `job ${id} has finished (${view.status})`);
+    const kept = this.d.jobs.cancelBatch(this.d.tenantId, id, nowIso());
+    if (!kept) throw new DomainError('conflict', `job ${id} has finished`);
+    return { ...this.job(p, id), kept: { documents: kept.documents, chunks: kept.chunks, chunks_embedded: kept.embedded } };
   }
 
   job(p: Principal, id: string): JobView {

@@ -271,6 +271,12 @@ export interface JobStore {
   list(tenantId: string, owner: string | null, limit: number): JobRow[];
   /** Mark jobs still running as failed (a restart interrupted them). */
   failInterrupted(now: string): void;
+  /**
+   * Cancel running batch job `id` (issue 19 item 5): the job becomes `cancelled`, its documents
+   * still waiting for vectors become `indexed` (keyword search; the vectors made so far stay), and
+   * the pump skips the batch's remaining chunks. @returns what the batch kept, or null when no running job `id`.
+   */
+  cancelBatch(tenantId: string, id: string, now: string): { documents: number; chunks: number; embedded: number } | null;
 }
 
 /** Original uploads, content-addressed (services/shared/objects/object-store.ts). */

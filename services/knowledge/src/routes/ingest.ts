@@ -84,6 +84,10 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<IngestRoutesOptions> = asyn
   app.get('/v1/knowledge/jobs', { schema: { querystring: JobListQuerySchema, response: { 200: JobListSchema } } },
     async (req) => ({ jobs: jobs.list(requirePrincipal(req), req.query.limit ?? 50) }));
 
+  /** `POST /v1/knowledge/jobs/:job_id/cancel` -> 200 `JobView` + `kept` (issue 19 item 5; admins); 404 `job_not_found`, 409 `conflict`. */
+  app.post('/v1/knowledge/jobs/:job_id/cancel', { schema: { params: JobIdParamsSchema } },
+    async (req) => jobs.cancel(requirePrincipal(req), req.params.job_id));
+
   /** `GET /v1/knowledge/jobs/:job_id` -> 200 `JobView`; 404 `job_not_found`. */
   app.get('/v1/knowledge/jobs/:job_id', { schema: { params: JobIdParamsSchema, querystring: TenantQuerySchema, response: { 200: JobViewSchema } } },
     async (req) => jobs.job(requirePrincipal(req), req.params.job_id));

@@ -12,6 +12,9 @@ export class SqliteJobStore implements JobStore {
       progress: db.prepare<[number, number, string, string | null, string, string]>('UPDATE jobs SET done = ?, total = ?, status = ?, error = ?, updated_at = ? WHERE id = ?'),
       get: db.prepare<[string, string], JobRow>('SELECT * FROM jobs WHERE id = ? AND tenant_id = ?'),
       list: db.prepare<[string, string | null, string | null, number], JobRow>('SELECT * FROM jobs WHERE tenant_id = ? AND (? IS NULL OR owner_user_id = ?) ORDER BY created_at DESC, id DESC LIMIT ?'),
+      cancel: db.prepare<[string, string, string]>(`UPDATE jobs SET status = 'cancelled', error = 'cancelled by an admin', updated_at = ? WHERE id = ? AND tenant_id = ? AND status = 'running'`),
+      settleBatch: db.prepare<[string, string]>(`UPDATE documents SET status = 'indexed', updated_at = ? WHERE batch_id = ? AND status = 'indexing'`),
+      batchKept: db.prepare<[string], { documents: number; chunks: number | null; embedded: number | null }>('SELECT count(*) AS documents, sum(chunks_indexed) AS chunks, sum(chunks_embedded) AS embedded FROM documents WHERE batch_id = ?'),
       failRunning: db.prepare<[string]>(`UPDATE jobs SET status = 'failed', error = 'interrupted by a restart', updated_at = ? WHERE status = 'running'`),
     };
   }
@@ -21,4 +24,10 @@ export class SqliteJobStore implements JobStore {
   get(tenantId: string, id: string): JobRow | null { return this.q.get.get(id, tenantId) ?? null; }
   list(tenantId: string, owner: string | null, limit: number): JobRow[] { return this.q.list.all(tenantId, owner, owner, limit); }
   failInterrupted(now: string): void { this.q.failRunning.run(now); }
+  cancelBatch(tenantId: string, id: string, now: string): { documents: number; chunks: number; embedded: number } | null {
+    if (this.q.cancel.run(now, id, tenantId).changes === 0) return null;
+    this.q.settleBatch.run(now, id);
+    const k = this.q.batchKept.get(id)!;
+    return { documents: k.documents, chunks: k.chunks ?? 0, embedded: k.embedded ?? 0 };
+  }
 }

@@ -28,7 +28,7 @@ export class SqliteVectorIndex implements VectorIndex {
       bumpEmbedded: db.prepare<[number, number, string, string]>('UPDATE documents SET chunks_embedded = chunks_embedded + ?, status = CASE WHEN status = \'indexing\' AND chunks_embedded + ? >= chunks_indexed THEN \'indexed\' ELSE status END, updated_at = ? WHERE id = ?'),
       vectorsOf: db.prepare<[string], { chunk_id: number; vec: Buffer }>('SELECT chunk_id, vec FROM chunk_vectors WHERE chunk_id IN (SELECT value FROM json_each(?))'),
       pending: db.prepare<[number], PendingChunk>(`SELECT c.id AS chunk_id, c.document_id, c.heading, c.content, d.title FROM chunks c JOIN documents d ON d.id = c.document_id
-        WHERE c.embedded = 0 ORDER BY c.id LIMIT ?`),
+        WHERE c.embedded = 0 AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = d.batch_id AND j.status = 'cancelled') ORDER BY c.id LIMIT ?`),
       countPending: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks WHERE embedded = 0'),
       finishWithoutVectors: db.prepare(`UPDATE documents SET status = 'indexed' WHERE status = 'indexing' AND chunks_indexed > 0 AND chunks_embedded >= chunks_indexed`),
       resetDocChunks: db.prepare<[string]>('UPDATE chunks SET embedded = 0 WHERE document_id = ?'),

@@ -11,6 +11,7 @@ import type { MemoryDeps } from './deps.js';
 import type { MemoryRow, StampedHeaders } from './ports.js';
 import { contentKey, jaccard, nowIso, scopeKey, type Scope } from './records.js';
 import { CONSOLIDATE_PROMPT } from './role-prompts.js';
+import { ConsolidationJobs, type ConsolidationHandle } from './consolidation-jobs.js';
 import { resolveScope, type Caller } from './scopes.js';
 
 /** Term overlap at or above which two memories without vectors are near-duplicates. */
@@ -21,7 +22,8 @@ interface ClusterOutcome { decisions: ConsolidationDecision[]; merged: number; b
 
 /** The consolidation use case. */
 export class Consolidator {
-  constructor(private readonly d: MemoryDeps) {}
+  /** `jobs` (issue 19 item 5): every pass is recorded there and may be cancelled between clusters. */
+  constructor(private readonly d: MemoryDeps, private readonly jobs: ConsolidationJobs = new ConsolidationJobs()) {}
 
   /**
    * Consolidate the caller's scope (or the one named, within the caller's reach), asking the
@@ -36,6 +38,15 @@ export class Consolidator {
    * `headers` go to the memory role (none: the deterministic path).
    */
   async consolidate(actor: string, headers: StampedHeaders, only: Scope | null): Promise<ConsolidationReport> {
+    const job = this.jobs.begin(actor, only ? 'scope' : 'all');
+    try {
+      const r = await this.run(actor, headers, only, job);
+      job.end(r);
+      return r;
+    } catch (err) { job.end(null, err); throw err; }
+  }
+
+  private async run(actor: string, headers: StampedHeaders, only: Scope | null, job: ConsolidationHandle): Promise<ConsolidationReport> {
     const { memories, history, tx } = this.d;
     const now = nowIso();
     const decisions: ConsolidationDecision[] = [];
@@ -51,7 +62,9 @@ export class Consolidator {
       expired++;
     }
     const scopes = only ? [{ scope_key: scopeKey(only), tenant_id: only.tenant_id, user_id: only.user_id }] : memories.scopes();
-    for (const s of scopes) {
+    job.progress(0, scopes.length);
+    for (const [i, s] of scopes.entries()) {
+      if (job.cancelled) break;
       const rows = memories.all({ scopeKey: s.scope_key, now });
       const groups = new Map<string, MemoryRow[]>();
       for (const r of rows) {
@@ -60,12 +73,14 @@ export class Consolidator {
       }
       for (const g of groups.values()) {
         for (const cluster of this.clusters(g)) {
+          if (job.cancelled) break;
           const res = await this.decideCluster(actor, headers, cluster, now);
           decisions.push(...res.decisions);
           merged += res.merged;
           if (res.by === 'memory_role') decidedBy = 'memory_role';
         }
       }
+      job.progress(i + 1, scopes.length);
     }
     return { scopes: scopes.length, expired_removed: expired, merged, decisions, decided_by: decidedBy };
   }
