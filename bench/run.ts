@@ -25,9 +25,15 @@ import { main as egressShipper } from './egress-shipper.js';
 import { main as webhookVerify } from './webhook-verify.js';
 import { main as connectorFolderSync } from './connector-folder-sync.js';
 import { main as backup } from './backup.js';
+import { main as scaleOutPostgres } from './scale-out-postgres.js';
+import { main as receiptPublic } from './receipt-public.js';
+import { main as grpcTransport } from './grpc-transport.js';
 
 const all: Figure[] = [];
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['guard-quality', guardQuality], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications], ['two-factor', twoFactor], ['idp-pkce', idpPkce], ['service-hop', serviceHop], ['skills-context', skillsContext], ['mcp-overhead', mcpOverhead], ['egress-shipper', egressShipper], ['webhook-verify', webhookVerify], ['connector-folder-sync', connectorFolderSync], ['backup', backup]] as const) {
+const skipped = new Set(process.argv.slice(2).filter((a) => a.startsWith('--skip=')).flatMap((a) => a.slice('--skip='.length).split(',')));
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['guard-quality', guardQuality], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications], ['two-factor', twoFactor], ['idp-pkce', idpPkce], ['service-hop', serviceHop], ['skills-context', skillsContext], ['mcp-overhead', mcpOverhead], ['egress-shipper', egressShipper], ['webhook-verify', webhookVerify], ['connector-folder-sync', connectorFolderSync], ['backup', backup], ['scale-out-postgres', scaleOutPostgres], ['receipt-public', receiptPublic], ['grpc-transport', grpcTransport]] as const) {
+  // `npm run bench -- --skip=a,b` leaves the named benchmarks out.
+  if (skipped.has(name)) { console.log(`bench ${name} skipped (--skip)`); continue; }
   try {
     all.push(...await fn());
   } catch (err) {

@@ -47,6 +47,8 @@ import { ActiveRuns, ConversationService } from './domain/conversations/service.
 import { openRuntimeStore } from './store/runtime-store.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { openNotifications } from './domain/notifications/wiring.js';
+import { openSharedBus } from '../../shared/shared-bus.js';
+import { busApprovalSignal, SharedNotificationHub } from './clients/shared-wakeups.js';
 import { BUILTIN_PLUGIN, loadPlugin, pluginSources } from './tools/index.js';
 import { ProfileCurationClient } from './clients/profile-curation.js';
 import { ProfileCurator } from './domain/profile/curation.js';
@@ -106,7 +108,10 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     const hooks = ctx.runtime;
     const store = openRuntimeStore(cfg);
     ctx.onClose(() => store.close());
-    const cancelled = store.approvals.cancelPending(new Date().toISOString());
+    // Issue 21 item 3: with REDIS_URL several runtimes share the store; pending approvals may be another runtime's.
+    const bus = await openSharedBus(cfg.redisUrl, logger);
+    if (bus) ctx.onClose(() => bus.close());
+    const cancelled = bus ? 0 : store.approvals.cancelPending(new Date().toISOString());
     if (cancelled) logger.warn({ cancelled }, 'approvals pending at the last stop were cancelled');
 
     // Durable: every event is on disk before the answer it belongs to completes (issue 11 item 7).
@@ -144,8 +149,9 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     const policies = new ToolPolicies({
       base: cfg.toolPolicy, store: store.policies, tools, defaultAgentId: cfg.defaultAgentId, toolGate,
     });
-    const notifications = openNotifications(cfg, store.notifications, logger);
-    const approvals = new ApprovalCenter(notifications.approvals(store.approvals));
+    const notifications = openNotifications(cfg, store.notifications, logger, bus ? new SharedNotificationHub(bus) : undefined);
+    const approvals = new ApprovalCenter(notifications.approvals(store.approvals), undefined, bus ? busApprovalSignal(bus) : null);
+    if (bus) await bus.ready();
     const sessions = new SessionService({
       sessions: store.sessions, folders: store.folders, model, defaultAgentId: cfg.defaultAgentId, titleGeneration: cfg.titleGeneration, log: logger,
     });

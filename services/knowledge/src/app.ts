@@ -33,6 +33,7 @@ import { documentRoutes } from './routes/documents.js';
 import { ingestRoutes } from './routes/ingest.js';
 import { searchRoutes } from './routes/search.js';
 import { wikiRoutes } from './routes/wiki.js';
+import { wikiGrpc } from './grpc/wiki.js';
 import { openKnowledgeStore } from './store/knowledge-store.js';
 import { migrateLegacyObjects } from './store/legacy-objects.js';
 
@@ -44,7 +45,7 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
   name: 'knowledge',
   errors: KNOWLEDGE_ERRORS,
   bodyLimit: BODY_LIMIT,
-  async setup({ cfg, runtime, logger, app, onClose, background }) {
+  async setup({ cfg, runtime, logger, app, onClose, background, grpc }) {
     const tenantId = cfg.tenantId;
     const store = openKnowledgeStore(cfg.dbDir, cfg.migrationsDir);
     onClose(() => store.close());
@@ -94,7 +95,9 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
       documents: new Documents({ tenantId, visibility, documents, chunks, vectors, audiences, objects, indexer, pump, tx }), ingest,
     });
     await app.register(searchRoutes, { search: new Search({ visibility, chunks, vectors, embedder, indexer, settings: cfg, events }), status });
-    await app.register(wikiRoutes, { wiki: new Wiki({ tenantId, wiki, audiences, visibility }) });
+    const wikiUseCase = new Wiki({ tenantId, wiki, audiences, visibility });
+    await app.register(wikiRoutes, { wiki: wikiUseCase });
+    grpc(wikiGrpc(wikiUseCase));
     await app.register(audienceRoutes, { audiences: new Audiences({ tenantId, audiences, tx }) });
     await app.register(accessRoutes, { access });
   },

@@ -33,11 +33,25 @@ export function approvalView(r: ApprovalRow): ApprovalView {
   };
 }
 
+/**
+ * Decisions across runtimes (issue 21 item 3): several runtimes share one store; a decision made on
+ * one wakes the wait parked on another (clients/shared-wakeups.ts, over Redis). Absent: one runtime.
+ */
+export interface ApprovalSignal {
+  /** Tell every runtime that approval `id` of `tenantId` was decided. */
+  decided(id: string, tenantId: string): void;
+  /** Call `fn` for decisions made anywhere. @returns unsubscribe. */
+  onDecided(fn: (id: string, tenantId: string) => void): () => void;
+}
+
 /** Files, decides and awaits approvals. */
 export class ApprovalCenter {
   private readonly waiters = new Map<string, { tenantId: string; list: Array<(v: ApprovalView) => void> }>();
 
-  constructor(private readonly store: ApprovalStore, private readonly now: () => Date = () => new Date()) {}
+  constructor(private readonly store: ApprovalStore, private readonly now: () => Date = () => new Date(), private readonly signal: ApprovalSignal | null = null) {
+    // A decision made on another runtime: the row is in the shared store; wake the local waiters.
+    signal?.onDecided((id, tenantId) => this.notify(id, tenantId));
+  }
 
   /** File pending approvals that expire after `timeoutMs`. */
   file(reqs: readonly ApprovalRequest[], timeoutMs: number): ApprovalView[] {
@@ -113,6 +127,7 @@ export class ApprovalCenter {
       throw runtimeError('approval_decided', `approval ${id} is already ${this.store.get(id, tenantId)?.status ?? 'decided'}`);
     }
     this.notify(id, tenantId);
+    this.signal?.decided(id, tenantId);
     return approvalView(this.store.get(id, tenantId)!);
   }
 

@@ -10,7 +10,8 @@ import type { Embedder } from '../../../embedder/src/contracts.js';
 import { analyze, dot, ftsOrQuery, fuse, normalisedScore, queryTerms, RRF_K, type Ranked } from '../../../embedder/src/index.js';
 import type { KnowledgeSettings, SearchFilter, SearchResponse, SearchResult } from '../contracts.js';
 import type { Indexer } from './indexing.js';
-import type { ChunkStore, EventSink, VectorIndex, Viewer } from './ports.js';
+import type { EventSink, Viewer } from './ports.js';
+import type { SearchChunkReads, SearchVectorReads } from './async-ports.js';
 import { isAdmin, type Visibility } from './visibility.js';
 
 /** FTS5 bm25() weight of the title column against the body (tuned on SciFact train queries). */
@@ -35,8 +36,10 @@ export interface SearchOptions {
 /** Dependencies of search. */
 export interface SearchDeps {
   visibility: Visibility;
-  chunks: ChunkStore;
-  vectors: VectorIndex;
+  /** The SQLite `ChunkStore`, or an async store (PostgreSQL, issue 21 item 1). */
+  chunks: SearchChunkReads;
+  /** The SQLite `VectorIndex`, or an async index (pgvector). */
+  vectors: SearchVectorReads;
   embedder: Embedder;
   indexer: Pick<Indexer, 'denseReason'>;
   settings: Pick<KnowledgeSettings, 'sparseEnabled' | 'searchScoreThreshold'>;
@@ -62,7 +65,7 @@ export class Search {
     if (useSparse) {
       const match = ftsOrQuery(terms);
       if (match) {
-        const rows = this.d.chunks.sparse(viewer, match, depth, TITLE_WEIGHT);
+        const rows = await this.d.chunks.sparse(viewer, match, depth, TITLE_WEIGHT);
         rows.forEach((r) => { sparseInfo.set(r.chunk_id, -r.score); docOf.set(r.chunk_id, r.document_id); });
         lists.push({ name: 'bm25', items: rows.map((r, i) => ({ key: r.chunk_id, rank: i + 1 })) });
       }
@@ -87,7 +90,7 @@ export class Search {
       picked.push(f);
       if (picked.length >= limit) break;
     }
-    const hits = this.d.chunks.hits(picked.map((f) => f.key));
+    const hits = await this.d.chunks.hits(picked.map((f) => f.key));
     const termSet = new Set(terms);
     const results: SearchResult[] = [];
     for (const f of picked) {
@@ -124,13 +127,13 @@ export class Search {
     try { q = (await this.d.embedder.embed([query], 'query'))[0]!; } catch { return []; }
     // sqlite-vec's bit KNN costs grow with k (about 0.1 ms per candidate at 100k rows): 200 candidates keep
     // recall@10 above 0.95 against exact search within the latency budget (bench/knowledge.ts).
-    const cand = this.d.vectors.knn(q, Math.min(400, Math.max(200, depth * 4)));
+    const cand = await this.d.vectors.knn(q, Math.min(400, Math.max(200, depth * 4)));
     if (cand.length === 0) return [];
     const ids = cand.map((c) => c.chunk_id);
-    const visible = viewer.admin && !viewer.filter ? null : this.d.chunks.visibleChunkIds(viewer, ids);
+    const visible = viewer.admin && !viewer.filter ? null : await this.d.chunks.visibleChunkIds(viewer, ids);
     const keep = visible ? ids.filter((id) => visible.has(id)) : ids;
-    const vecs = this.d.vectors.vectorsOf(keep);
-    const docs = visible ?? this.d.chunks.visibleChunkIds(viewer, keep);
+    const vecs = await this.d.vectors.vectorsOf(keep);
+    const docs = visible ?? await this.d.chunks.visibleChunkIds(viewer, keep);
     const scored: Array<{ chunk_id: number; document_id: string; cosine: number }> = [];
     for (const id of keep) {
       const v = vecs.get(id);

@@ -20,11 +20,12 @@ export interface RuntimeNotifications {
   approvals(store: ApprovalStore): ApprovalStore;
 }
 
-/** Build the inbox and the runtime's own producers. */
+/** Build the inbox and the runtime's own producers; `hub`: the live streams (issue 21 item 3: a shared one across runtimes). */
 export function openNotifications(
   settings: Pick<AgentRuntimeSettings, 'notificationProducers' | 'notificationsMaxPerUser'>, store: NotificationStore, log: NoticeLog,
+  hub: NotificationHub = new NotificationHub(),
 ): RuntimeNotifications {
-  const inbox = new Notifications({ store, hub: new NotificationHub(), maxPerUser: settings.notificationsMaxPerUser, producers: settings.notificationProducers });
+  const inbox = new Notifications({ store, hub, maxPerUser: settings.notificationsMaxPerUser, producers: settings.notificationProducers });
   const notify = softNotify((n) => inbox.deliver(RUNTIME_PRODUCER, n), log);
   const settle = (tenantId: string, userId: string, key: string): void => {
     try { inbox.settle({ tenantId, userId }, key); } catch (err) { log.warn({ err: err instanceof Error ? err.message : String(err) }, 'approval notice not marked read'); }

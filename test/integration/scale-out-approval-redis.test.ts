@@ -1,0 +1,152 @@
+/**
+ * Scale-out shared state (issue 21 items 2, 3): two gateways and two agent runtimes on one data
+ * directory with a real redis-server. Stack A is the desktop stack (supervisor, every service);
+ * gateway B and runtime B run as a separate OS process started with `svc --service
+ * gateway,agent-runtime` (main/cli.ts), calling A's other services through `SVC_<SERVICE>_URL`.
+ * A turn started through gateway A parks on runtime A for a tool approval; the approval is decided
+ * through gateway B (runtime B), and the parked turn on runtime A resumes and completes; the
+ * approval's notification, stored by runtime A, reaches a notification stream open on gateway B.
+ * Then SIGTERM stops process B cleanly (exit 0). Skipped where redis-server is absent.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import * as net from 'node:net';
+import { ADMIN, callJson, login, openChatStream, startStack, type TestStack } from '../helpers/stack.js';
+import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
+import { freePort } from '../../main/supervisor/index.js';
+import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
+import { peerUrlEnvName } from '../../main/config/scale-out.js';
+import { SERVICE_NAMES, portEnvName } from '../../services/shared/services.js';
+
+const hasRedis = spawnSync('sh', ['-c', 'command -v redis-server']).status === 0;
+const CLI = fileURLToPath(new URL('../../main/cli.js', import.meta.url));
+
+let redis: ChildProcess | null = null;
+let llm: ScriptedLlm;
+let stack: TestStack;
+let b: ChildProcess | null = null;
+let urlB = '';
+let token = '';
+
+async function waitPort(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+before(async () => {
+  if (!hasRedis) return;
+  const port = await freePort('127.0.0.1');
+  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await waitPort(port);
+  const redisUrl = `redis://127.0.0.1:${port}`;
+  llm = await startScriptedLlm({
+    script: (r) => {
+      const msgs = r.body.messages as Array<{ role: string; content: unknown }>;
+      const last = msgs.at(-1)!;
+      if (last.role === 'tool') return { content: `Result: ${String(last.content)}` };
+      return { content: 'Checking. ', toolCalls: [{ id: 'call_1', name: 'calculator', arguments: '{"expression":"6*7"}' }] };
+    },
+  });
+  const env = { REDIS_URL: redisUrl, AGENT_RUNTIME_TITLES: 'false' };
+  stack = await startStack(env);
+  token = await login(stack.url, ADMIN.email, ADMIN.password);
+  const prov = await callJson(stack.url, token, 'POST', '/v1/admin/inference/providers', { name: 'scripted', base_url: llm.baseUrl, adapter: 'chat_completions' });
+  assert.ok(prov.status === 201 || prov.status === 200, JSON.stringify(prov.body));
+  const role = await callJson(stack.url, token, 'PUT', '/v1/admin/inference/roles/default', { provider_id: prov.body.id, model: 'scripted-model' });
+  assert.ok(role.status < 300, JSON.stringify(role.body));
+  assert.equal((await callJson(stack.url, token, 'PUT', '/v1/admin/policies/tools/calculator', { policy: 'ask' })).status, 200);
+
+  // Process B: gateway and runtime of their own, every other service A's, one data dir, one Redis.
+  const ports = Object.fromEntries(stack.sup.status().map((s) => [s.name, s.port])) as Record<string, number>;
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env, ...env,
+    SVC_DATA_DIR: stack.dataDir, SVC_ENV: 'test', SVC_LOG_LEVEL: 'warn', SVC_SCRYPT_N: '1024', SANDBOX_WARM_POOL: '0',
+    SVC_TENANT_ID: 'acme', SVC_SECRET_STORE: 'file', SVC_PUBLIC_URL: stack.url,
+  };
+  for (const n of SERVICE_NAMES) {
+    childEnv[portEnvName(n)] = '0';
+    if (n !== 'gateway' && n !== 'agent-runtime') childEnv[peerUrlEnvName(n)] = `http://127.0.0.1:${ports[n]}`;
+  }
+  b = spawn(process.execPath, [CLI, '--service', 'gateway,agent-runtime'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let errText = '';
+  b.stderr!.on('data', (d: Buffer) => { errText += d.toString(); });
+  urlB = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: b!.stdout! }).on('line', (line) => { if (line.startsWith('svc ready ')) resolve(line.slice('svc ready '.length)); });
+    b!.once('exit', (code) => reject(new Error(`process B exited with ${code}: ${errText}`)));
+  });
+});
+
+after(async () => {
+  if (b && b.exitCode === null) b.kill('SIGKILL');
+  await stack?.stop();
+  await llm?.close();
+  redis?.kill('SIGTERM');
+});
+
+/** Open `GET /v1/notifications/stream` at `base`, collecting records until `close`. */
+function notificationStream(base: string): { records: SseRecord[]; close(): void } {
+  const ac = new AbortController();
+  const records: SseRecord[] = [];
+  void (async () => {
+    const r = await fetch(`${base}/v1/notifications/stream`, { headers: { authorization: `Bearer ${token}` }, signal: ac.signal });
+    const parser = new SseParser();
+    const dec = new TextDecoder();
+    for await (const chunk of r.body as unknown as AsyncIterable<Uint8Array>) for (const rec of parser.push(dec.decode(chunk, { stream: true }))) records.push(rec);
+  })().catch(() => {});
+  return { records, close: () => ac.abort() };
+}
+
+test('a turn parked for approval on runtime A is approved through gateway B and resumes; its notice reaches a stream on gateway B', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {
+  assert.notEqual(urlB, stack.url);
+  // Gateway B validates A's tokens (same issuer, shared keys) and answers from its own runtime.
+  const me = await callJson(urlB, token, 'GET', '/v1/notifications/unread-count');
+  assert.equal(me.status, 200, JSON.stringify(me.body));
+  const watchB = notificationStream(urlB);
+  try {
+    const streaming = openChatStream(stack.url, token, 'What is 6 times 7?', 'approval_required');
+    const parked = await streaming.first;
+    const approval = (parked.data as { approvals: Array<{ id: string; status: string }> }).approvals[0]!;
+    assert.equal(approval.status, 'pending');
+    const t0 = Date.now();
+    const decided = await callJson(urlB, token, 'POST', `/v1/user/approvals/${approval.id}/approve`, {});
+    assert.equal(decided.status, 200, JSON.stringify(decided.body));
+    assert.equal(decided.body.status, 'approved');
+    const records = await Promise.race([
+      streaming.done,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the parked turn on runtime A did not resume')), 15_000)),
+    ]);
+    process.stderr.write(`# resumed ${Date.now() - t0} ms after the decision through gateway B\n`);
+    const names = records.map((r) => r.event);
+    assert.ok(names.includes('tool_result') || names.some((n) => n?.startsWith('tool')), names.join(','));
+    const text = records.filter((r) => r.event === 'token').map((r) => (r.data as { content: string }).content).join('');
+    assert.match(text, /Result: .*42/, names.join(','));
+    assert.ok(names.indexOf('tool_result') > names.indexOf('approval_required'), names.join(','));
+    assert.equal(names.at(-1), 'done');
+    // The approval_waiting notice was stored by runtime A; gateway B's stream saw it (via Redis).
+    const deadline = Date.now() + 5000;
+    while (!watchB.records.some((r) => r.event === 'notification') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const notice = watchB.records.find((r) => r.event === 'notification');
+    assert.ok(notice, `records on B: ${watchB.records.map((r) => r.event).join(',')}`);
+    assert.equal((notice.data as { kind: string }).kind, 'approval_waiting');
+  } finally {
+    watchB.close();
+  }
+});
+
+test('SIGTERM stops process B cleanly (exit 0), gateway before runtime', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {
+  const exited = new Promise<number | null>((resolve) => b!.once('exit', (code) => resolve(code)));
+  b!.kill('SIGTERM');
+  assert.equal(await exited, 0);
+  // A keeps serving.
+  assert.equal((await callJson(stack.url, token, 'GET', '/v1/notifications/unread-count')).status, 200);
+});
