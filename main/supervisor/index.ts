@@ -312,11 +312,14 @@ export class Supervisor {
     if (!worker) { slot.status = { ...slot.status, state: 'stopped' }; return; }
     slot.status = { ...slot.status, state: 'stopping' };
     await new Promise<void>((resolve) => {
+      // A worker that already exited emits no second 'exit' (and `terminate()` on it emits none either),
+      // so the terminate path resolves on its own promise: stop() must never wait forever.
       const timer = setTimeout(() => {
         this.log(`svc: ${slot.name} did not stop within ${this.stack.supervisor.shutdownTimeoutMs} ms; terminating`);
-        void worker.terminate();
+        worker.terminate().then(() => resolve(), () => resolve());
       }, this.stack.supervisor.shutdownTimeoutMs);
       worker.once('exit', () => { clearTimeout(timer); resolve(); });
+      if (worker.threadId === -1) { clearTimeout(timer); resolve(); return; }
       postToWorker(worker, { type: 'shutdown' });
     });
     slot.status = { ...slot.status, state: 'stopped', started_at: null };
