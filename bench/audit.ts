@@ -83,7 +83,8 @@ async function oneByOne(dir: string, n: number): Promise<number> {
   return s;
 }
 
-function events(turnId: string, count: number) {
+/** `count` synthetic turn events of one turn in the bench tenant (200-character payloads), as audit ingests them. Shared with bench/receipt-public.ts. */
+export function benchTurnEvents(turnId: string, count: number) {
   const base = Date.now();
   return Array.from({ length: count }, (_, i) => ({
     turn_id: turnId, event_id: `E${String(i).padStart(6, '0')}${turnId}`, tenant_id: TENANT, principal_id: 'user-1',
@@ -123,7 +124,7 @@ export async function main(): Promise<Figure[]> {
     const times: number[] = [];
     for (let k = 0; k < 200; k++) {
       const id = `T${String(k).padStart(6, '0')}`;
-      await turns.ingest(events(id, 50), TENANT);
+      await turns.ingest(benchTurnEvents(id, 50), TENANT);
       const t0 = performance.now();
       await turns.sealNow(TENANT, id, 'watermark_timeout');
       times.push(performance.now() - t0);
@@ -132,7 +133,7 @@ export async function main(): Promise<Figure[]> {
     out({ name: 'seal a 50-event turn, p95', value: pct(times, 95), unit: 'ms' });
 
     // 3. svc-verify on a 1,000-row suffix: seal a turn, then 999 rows after it.
-    await turns.ingest(events('TSUFFIX', 50), TENANT);
+    await turns.ingest(benchTurnEvents('TSUFFIX', 50), TENANT);
     await turns.sealNow(TENANT, 'TSUFFIX', 'watermark_timeout');
     const ps: Promise<unknown>[] = [];
     for (let i = 0; i < 999; i++) ps.push(writer.append({ tenant_id: TENANT, action: 'after', detail: detailFor(i) }));

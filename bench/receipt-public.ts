@@ -30,21 +30,13 @@ import {
 import { nodeEd25519Verify } from '../scripts/svc-verify-keys.js';
 import type { Figure } from './audit.js';
 import { pct } from './support/measure.js';
+import { benchTurnEvents } from './audit.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const MIGRATIONS = join(ROOT, 'migrations');
 const TENANT = 'bench-tenant';
 const KEY = 'bench-key-7c1e0f9a2b3d4c5e6f708192a3b4c5d6';
 const keys: KeyProvider = ((ring) => () => ring)(keyRingFromConfig({ signingKey: KEY, keyVersion: 'v1', previousSigningKey: null, previousKeyVersion: null }));
-
-function events(turnId: string, count: number) {
-  const base = Date.now();
-  return Array.from({ length: count }, (_, i) => ({
-    turn_id: turnId, event_id: `E${String(i).padStart(6, '0')}${turnId}`, tenant_id: TENANT, principal_id: 'user-1',
-    emitter_service: i % 3 === 0 ? 'gateway' : 'agent-runtime', emitter_instance: 'bench', occurred_at: new Date(base + i).toISOString(),
-    sequence_in_service: i + 1, payload_type: i === 0 ? 'turn_started' : 'model_response', payload_json: JSON.stringify({ i, text: 'x'.repeat(200) }),
-  }));
-}
 
 /** Run both figures and print them. @returns the figures. */
 export async function main(): Promise<Figure[]> {
@@ -65,7 +57,7 @@ export async function main(): Promise<Figure[]> {
     for (let k = 0; k < 300; k++) {
       for (const [svc, times, tag] of [[plain, without, 'P'], [signed, withSig, 'S']] as const) {
         const id = `T${tag}${String(k).padStart(6, '0')}`;
-        await svc.ingest(events(id, 50), TENANT);
+        await svc.ingest(benchTurnEvents(id, 50), TENANT);
         const t0 = performance.now();
         await svc.sealNow(TENANT, id, 'watermark_timeout');
         times.push(performance.now() - t0);
@@ -78,7 +70,7 @@ export async function main(): Promise<Figure[]> {
     out({ name: 'Ed25519 signature cost per seal (p50 difference)', value: p50s - p50p, unit: 'ms', target: '<= +0.2 ms', pass: p50s - p50p <= 0.2 });
 
     // 1. one bundle with a 1,000-row suffix, a checkpoint at its head.
-    await signed.ingest(events('TSUFFIX', 50), TENANT);
+    await signed.ingest(benchTurnEvents('TSUFFIX', 50), TENANT);
     await signed.sealNow(TENANT, 'TSUFFIX', 'watermark_timeout');
     const ps: Promise<unknown>[] = [];
     for (let i = 0; i < 999; i++) ps.push(writer.append({ tenant_id: TENANT, action: 'after', detail: { i, note: 'row after the anchor' } }));
