@@ -10,10 +10,10 @@
  * (`str`, `secret`, `int`, `bool`, `list`, ...) live in `./env.ts` and are re-exported here.
  */
 import { readUpdateSettings, type UpdateSettings } from './update.js';
+export { defaultDataDir, repoRoot } from './paths.js';
 import { existsSync } from 'node:fs';
-import { homedir, platform } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { defaultDataDir, repoRoot } from './paths.js';
 import {
   SERVICE_NAMES, DEFAULT_PORTS, portEnvName, type ServiceName,
 } from '../../services/shared/services.js';
@@ -115,26 +115,6 @@ export interface StackConfig {
     shutdownTimeoutMs: number;
     maxRestartBackoffMs: number;
   };
-}
-
-/** Repository root (the folder holding package.json), from this file's location in dist/ or the sources. */
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'migrations'))) return dir;
-    dir = dirname(dir);
-  }
-  return process.cwd();
-}
-
-/** The OS app-data folder for the product (default data directory). */
-export function defaultDataDir(env: Env): string {
-  const home = homedir();
-  switch (platform()) {
-    case 'darwin': return join(home, 'Library', 'Application Support', 'svc-workstation');
-    case 'win32': return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'svc-workstation');
-    default: return join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'svc-workstation');
-  }
 }
 
 /**
