@@ -28,6 +28,7 @@ import { grpcFields, readGrpcSettings, type GrpcSettings } from './grpc.js';
 import { readScaleOut, type ScaleOutSettings } from './scale-out.js';
 import { idpSlice, internalAuthSlice, parseIssuers, readInternalAuth, trustedIssuers, webPasswordClient, type InternalAuthStack } from './internal-auth.js';
 import type { ObjectStoreSettings } from '../../services/shared/objects/settings.js';
+import { pgSettingsFor } from '../../services/shared/db/pg/settings.js';
 import type {
   AnyServiceConfig, AuditConfig, AuthConfig, CommonServiceConfig, Environment, GatewayConfig, PlainServiceConfig, TrustedIssuer,
 } from '../../services/shared/config.js';
@@ -320,6 +321,8 @@ export function serviceConfigs(stack: Readonly<StackConfig>, ports: Record<Servi
     // Issue 21 items 3, 4: shared state and the object store of a scaled-out deployment.
     redisUrl: stack.scaleOut.redisUrl,
     objectStore: stack.scaleOut.objectStore ? JSON.parse(JSON.stringify(stack.scaleOut.objectStore)) as ObjectStoreSettings : null,
+    // Issue 21 item 1: this service's PostgreSQL schema when SVC_DATABASE_URL (or its own) is set.
+    database: pgSettingsFor(stack.scaleOut.databaseUrls, service),
   });
   // Issue 15: the embedded IdP's slice once; the realm's internal URL (auth's address + the issuer's path).
   const idp = idpSlice(stack.internalAuth, publicUrl);

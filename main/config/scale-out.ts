@@ -16,6 +16,8 @@
  */
 import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.js';
 import type { ObjectStoreSettings } from '../../services/shared/objects/settings.js';
+import type { DatabaseUrls } from '../../services/shared/db/pg/settings.js';
+import { readDatabaseUrls } from './database.js';
 import { ConfigError, secret, str, type Env } from './env.js';
 
 /** The name of the peer-URL variable of `name`: `SVC_AGENT_RUNTIME_URL` for `agent-runtime`. */
@@ -33,6 +35,8 @@ export interface ScaleOutSettings {
   redisUrl: string | null;
   /** The object store (local folder unless SVC_OBJECT_STORE_URL). */
   objectStore: ObjectStoreSettings | null;
+  /** SVC_DATABASE_URL and SVC_<SERVICE>_DATABASE_URL (main/config/database.ts); all null = SQLite. */
+  databaseUrls: DatabaseUrls;
 }
 
 function httpUrl(env: Env, name: string): string | undefined {
@@ -87,5 +91,5 @@ export function readScaleOut(env: Env): ScaleOutSettings {
   }
   const redisUrl = str(env, 'REDIS_URL') || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
-  return { peerUrls, serviceBindHost: str(env, 'SVC_SERVICE_BIND_HOST') || null, redisUrl, objectStore: parseObjectStoreUrl(env) };
+  return { peerUrls, serviceBindHost: str(env, 'SVC_SERVICE_BIND_HOST') || null, redisUrl, objectStore: parseObjectStoreUrl(env), databaseUrls: readDatabaseUrls(env) };
 }

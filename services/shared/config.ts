@@ -6,6 +6,7 @@
  */
 import type { ServiceName, UpstreamName } from './services.js';
 import type { ObjectStoreSettings } from './objects/settings.js';
+import type { PgSettings } from './db/pg/settings.js';
 
 /** Deployment environment, from SVC_ENV / APP_ENV / ENVIRONMENT. */
 export type Environment = 'development' | 'test' | 'production';
@@ -62,6 +63,11 @@ export interface CommonServiceConfig {
   redisUrl?: string | null;
   /** SVC_OBJECT_STORE_URL (issue 21 item 4): an S3-compatible bucket; absent/null = `objectsDir`. */
   objectStore?: ObjectStoreSettings | null;
+  /**
+   * SVC_DATABASE_URL / SVC_<SERVICE>_DATABASE_URL (issue 21 item 1): this service's PostgreSQL
+   * schema; absent/null = SQLite files under `dbDir` (the desktop default).
+   */
+  database?: PgSettings | null;
 }
 
 /** `SVC_EGRESS_POLICY` (issue 19 item 6): off (default), observe (allow all, log), enforce (allowlist only). */

@@ -6,12 +6,13 @@
  * `domain/ports.ts` interfaces, which a PostgreSQL implementation could stand behind.
  */
 import { openDb, type Db, type OpenDbOptions } from './open.js';
+import { sqliteAsyncTransactor, type AsyncStoreHandle } from './async-store.js';
 
 /** Run `fn` atomically (all of its store calls commit or none do; nested calls become savepoints). `fn` must be synchronous. */
 export type Transactor = <T>(fn: () => T) => T;
 
-/** What every store facade has besides its table groups. */
-export interface StoreHandle {
+/** What every store facade has besides its table groups (the async members: issue 21 item 1). */
+export interface StoreHandle extends AsyncStoreHandle {
   /** Runs a synchronous function in one SQLite transaction. */
   readonly tx: Transactor;
   /** True until `close()` (readiness checks). */
@@ -38,9 +39,13 @@ export function openStore<T extends object>(opts: OpenDbOptions, tables: (db: Db
     db.close();
     throw err;
   }
+  const txAsync = sqliteAsyncTransactor(db);
   return Object.freeze({
     ...groups,
+    engine: 'sqlite' as const,
     tx: <R>(fn: () => R): R => db.transaction(fn)(),
+    txAsync,
+    ready: (): Promise<boolean> => Promise.resolve(db.open),
     get isOpen(): boolean { return db.open; },
     close: (): void => { if (db.open) db.close(); },
   });

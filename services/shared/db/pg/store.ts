@@ -7,6 +7,7 @@ import { openPgPool } from './pool.js';
 import { PgDb } from './db.js';
 import { listPgMigrations, migratePg } from './migrate.js';
 import type { PgSettings } from './settings.js';
+import type { AsyncStoreHandle } from '../async-store.js';
 
 /** Options of `openPgStore`. */
 export interface OpenPgStoreOptions {
@@ -17,8 +18,11 @@ export interface OpenPgStoreOptions {
   migrationsDir: string;
 }
 
-/** A PostgreSQL store facade: the table groups `T` plus the database (`tx`, `ready`, `close`). */
-export type PgStore<T extends object> = Readonly<T> & { readonly db: PgDb };
+/**
+ * A PostgreSQL store facade: the table groups `T`, the database (`db.tx`, `db.ready`, `db.close`)
+ * and the engine-neutral handle (`txAsync` = `db.tx`), so a domain takes either facade.
+ */
+export type PgStore<T extends object> = Readonly<T> & AsyncStoreHandle & { readonly db: PgDb };
 
 /**
  * Connect, migrate and build the table groups.
@@ -29,7 +33,15 @@ export async function openPgStore<T extends object>(opts: OpenPgStoreOptions, ta
   const db = new PgDb(pool, opts.settings.schema);
   try {
     await migratePg(pool, opts.settings.schema, listPgMigrations(opts.migrationsDir, opts.service));
-    return Object.freeze({ ...tables(db), db });
+    return Object.freeze({
+      ...tables(db),
+      db,
+      engine: 'postgres' as const,
+      txAsync: <R>(fn: () => Promise<R>): Promise<R> => db.tx(fn),
+      ready: (): Promise<boolean> => db.ready(),
+      get isOpen(): boolean { return db.isOpen; },
+      close: (): Promise<void> => db.close(),
+    });
   } catch (err) {
     await db.close();
     throw err;
