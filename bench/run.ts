@@ -28,10 +28,11 @@ import { main as backup } from './backup.js';
 import { main as scaleOutPostgres } from './scale-out-postgres.js';
 import { main as receiptPublic } from './receipt-public.js';
 import { main as grpcTransport } from './grpc-transport.js';
+import { main as scaleOutChat } from './scale-out-chat.js';
 
 const all: Figure[] = [];
 const skipped = new Set(process.argv.slice(2).filter((a) => a.startsWith('--skip=')).flatMap((a) => a.slice('--skip='.length).split(',')));
-for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['guard-quality', guardQuality], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications], ['two-factor', twoFactor], ['idp-pkce', idpPkce], ['service-hop', serviceHop], ['skills-context', skillsContext], ['mcp-overhead', mcpOverhead], ['egress-shipper', egressShipper], ['webhook-verify', webhookVerify], ['connector-folder-sync', connectorFolderSync], ['backup', backup], ['scale-out-postgres', scaleOutPostgres], ['receipt-public', receiptPublic], ['grpc-transport', grpcTransport]] as const) {
+for (const [name, fn] of [['gateway', gateway], ['stack', stack], ['audit', audit], ['router', router], ['chat', chat], ['chat-stack', chatStack], ['guardrail', guardrail], ['guard-worst-case', guardWorstCase], ['guard-quality', guardQuality], ['knowledge', knowledge], ['embedder', embedder], ['renderer', renderer], ['sandbox', sandbox], ['notifications', notifications], ['two-factor', twoFactor], ['idp-pkce', idpPkce], ['service-hop', serviceHop], ['skills-context', skillsContext], ['mcp-overhead', mcpOverhead], ['egress-shipper', egressShipper], ['webhook-verify', webhookVerify], ['connector-folder-sync', connectorFolderSync], ['backup', backup], ['scale-out-postgres', scaleOutPostgres], ['receipt-public', receiptPublic], ['grpc-transport', grpcTransport], ['scale-out-chat', scaleOutChat]] as const) {
   // `npm run bench -- --skip=a,b` leaves the named benchmarks out.
   if (skipped.has(name)) { console.log(`bench ${name} skipped (--skip)`); continue; }
   try {

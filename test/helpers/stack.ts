@@ -10,6 +10,7 @@ import { SERVICE_NAMES, portEnvName, type ServiceName } from '../../services/sha
 import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
 import { ServiceTokenSource } from '../../services/shared/identity/service-token.js';
 import { loadStackConfig, serviceConfigs } from '../../main/config/index.js';
+import { startPostgres, type TestPostgres } from './postgres.js';
 
 /** A running test stack. */
 export interface TestStack {
@@ -19,6 +20,8 @@ export interface TestStack {
    * the stack's token endpoint (issue 15 item 4), for tests that call a service port directly.
    */
   serviceToken(service: ServiceName): Promise<string>;
+  /** SVC_DATABASE_URL the stack runs on (issue 21), or null on SQLite. */
+  databaseUrl: string | null;
 }
 
 /** Bootstrap admin credentials used by stack tests. */
@@ -35,9 +38,22 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   for (const n of SERVICE_NAMES) base[portEnvName(n)] = '0';
   // Issue 20: scripts/run-tests.mjs runs a subset again with SVC_TEST_USE_GRPC=false (every hop HTTP).
   if (process.env['SVC_TEST_USE_GRPC']) base['USE_GRPC'] = process.env['SVC_TEST_USE_GRPC'];
+  // Issue 21 item 5: scripts/run-tests.mjs runs a subset again with SVC_TEST_POSTGRES=1: every store of
+  // the stack in a throwaway PostgreSQL cluster of its own (pgvector), stopped with the stack.
+  let pgCluster: TestPostgres | null = null;
+  if (process.env['SVC_TEST_POSTGRES'] === '1' && !env['SVC_DATABASE_URL']) {
+    pgCluster = await startPostgres();
+    base['SVC_DATABASE_URL'] = pgCluster.url;
+  }
   const stack = loadStackConfig({ ...base, ...env });
   const sup = new Supervisor(stack, { log: () => {} });
-  const url = await sup.start();
+  let url: string;
+  try {
+    url = await sup.start();
+  } catch (err) {
+    await pgCluster?.stop();
+    throw err;
+  }
   const ports = Object.fromEntries(sup.status().map((st) => [st.name, st.port])) as Record<ServiceName, number>;
   const cfgs = serviceConfigs(stack, ports);
   const sources = new Map<ServiceName, ServiceTokenSource>();
@@ -48,7 +64,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     if (!src) { src = new ServiceTokenSource({ tokenUrl: ia.tokenUrl, clientId: ia.clientId, clientSecret: ia.clientSecret }); sources.set(service, src); }
     return src.get();
   };
-  return { url, sup, dataDir, stop: () => sup.stop(), serviceToken };
+  const stop = async (): Promise<void> => { try { await sup.stop(); } finally { await pgCluster?.stop(); } };
+  return { url, sup, dataDir, stop, serviceToken, databaseUrl: stack.scaleOut.databaseUrls.default };
 }
 
 /** Log in through the gateway and return the access token. */
@@ -78,14 +95,17 @@ export async function callJson(baseUrl: string, token: string, method: string, p
  * Start a chat stream (`POST /v1/chat/stream` at `baseUrl`) as `token`; resolves `first` at the first
  * record named `until`, `done` with every record. `extra`: more body fields (e.g. `agent_id`).
  */
-export function openChatStream(baseUrl: string, token: string, content: string, until: string, extra: Record<string, unknown> = {}): { first: Promise<SseRecord>; done: Promise<SseRecord[]> } {
+export function openChatStream(baseUrl: string, token: string, content: string, until: string, extra: Record<string, unknown> = {}): { first: Promise<SseRecord>; done: Promise<SseRecord[]>; turnId: Promise<string | null> } {
   let hit: (r: SseRecord) => void = () => {};
   const first = new Promise<SseRecord>((res) => { hit = res; });
+  let gotTurn: (t: string | null) => void = () => {};
+  const turnId = new Promise<string | null>((res) => { gotTurn = res; });
   const done = (async () => {
     const r = await fetch(`${baseUrl}/v1/chat/stream`, {
       method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ messages: [{ role: 'user', content }], ...extra }),
     });
+    gotTurn(r.headers.get('x-svc-turn-id'));
     const parser = new SseParser();
     const records: SseRecord[] = [];
     const dec = new TextDecoder();
@@ -95,5 +115,6 @@ export function openChatStream(baseUrl: string, token: string, content: string, 
     for (const rec of parser.end()) records.push(rec);
     return records;
   })();
-  return { first, done };
+  done.catch(() => gotTurn(null));
+  return { first, done, turnId };
 }

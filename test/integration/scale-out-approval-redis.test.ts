@@ -10,45 +10,21 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import * as net from 'node:net';
 import { ADMIN, callJson, login, openChatStream, startStack, type TestStack } from '../helpers/stack.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
-import { freePort } from '../../main/supervisor/index.js';
 import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
-import { peerUrlEnvName } from '../../main/config/scale-out.js';
-import { SERVICE_NAMES, portEnvName } from '../../services/shared/services.js';
+import { hasRedis, startPeerProcess, startRedis, type PeerProcess, type TestRedis } from '../helpers/scale-out.js';
 
-const hasRedis = spawnSync('sh', ['-c', 'command -v redis-server']).status === 0;
-const CLI = fileURLToPath(new URL('../../main/cli.js', import.meta.url));
-
-let redis: ChildProcess | null = null;
+let redis: TestRedis | null = null;
 let llm: ScriptedLlm;
 let stack: TestStack;
-let b: ChildProcess | null = null;
+let b: PeerProcess | null = null;
 let urlB = '';
 let token = '';
 
-async function waitPort(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true); });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
 before(async () => {
   if (!hasRedis) return;
-  const port = await freePort('127.0.0.1');
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await waitPort(port);
-  const redisUrl = `redis://127.0.0.1:${port}`;
+  redis = await startRedis();
   llm = await startScriptedLlm({
     script: (r) => {
       const msgs = r.body.messages as Array<{ role: string; content: unknown }>;
@@ -57,7 +33,7 @@ before(async () => {
       return { content: 'Checking. ', toolCalls: [{ id: 'call_1', name: 'calculator', arguments: '{"expression":"6*7"}' }] };
     },
   });
-  const env = { REDIS_URL: redisUrl, AGENT_RUNTIME_TITLES: 'false' };
+  const env = { REDIS_URL: redis.url, AGENT_RUNTIME_TITLES: 'false' };
   stack = await startStack(env);
   token = await login(stack.url, ADMIN.email, ADMIN.password);
   const prov = await callJson(stack.url, token, 'POST', '/v1/admin/inference/providers', { name: 'scripted', base_url: llm.baseUrl, adapter: 'chat_completions' });
@@ -66,31 +42,17 @@ before(async () => {
   assert.ok(role.status < 300, JSON.stringify(role.body));
   assert.equal((await callJson(stack.url, token, 'PUT', '/v1/admin/policies/tools/calculator', { policy: 'ask' })).status, 200);
 
-  // Process B: gateway and runtime of their own, every other service A's, one data dir, one Redis.
-  const ports = Object.fromEntries(stack.sup.status().map((s) => [s.name, s.port])) as Record<string, number>;
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env, ...env,
-    SVC_DATA_DIR: stack.dataDir, SVC_ENV: 'test', SVC_LOG_LEVEL: 'warn', SVC_SCRYPT_N: '1024', SANDBOX_WARM_POOL: '0',
-    SVC_TENANT_ID: 'acme', SVC_SECRET_STORE: 'file', SVC_PUBLIC_URL: stack.url,
-  };
-  for (const n of SERVICE_NAMES) {
-    childEnv[portEnvName(n)] = '0';
-    if (n !== 'gateway' && n !== 'agent-runtime') childEnv[peerUrlEnvName(n)] = `http://127.0.0.1:${ports[n]}`;
-  }
-  b = spawn(process.execPath, [CLI, '--service', 'gateway,agent-runtime'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let errText = '';
-  b.stderr!.on('data', (d: Buffer) => { errText += d.toString(); });
-  urlB = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: b!.stdout! }).on('line', (line) => { if (line.startsWith('svc ready ')) resolve(line.slice('svc ready '.length)); });
-    b!.once('exit', (code) => reject(new Error(`process B exited with ${code}: ${errText}`)));
-  });
+  // Process B: gateway and runtime of their own, every other service A's, one data dir, one Redis
+  // (and, in the PostgreSQL pass, one database).
+  b = await startPeerProcess(stack, ['gateway', 'agent-runtime'], env);
+  urlB = b.url;
 });
 
 after(async () => {
-  if (b && b.exitCode === null) b.kill('SIGKILL');
+  if (b && b.proc.exitCode === null) b.proc.kill('SIGKILL');
   await stack?.stop();
   await llm?.close();
-  redis?.kill('SIGTERM');
+  redis?.stop();
 });
 
 /** Open `GET /v1/notifications/stream` at `base`, collecting records until `close`. */
@@ -144,9 +106,7 @@ test('a turn parked for approval on runtime A is approved through gateway B and 
 });
 
 test('SIGTERM stops process B cleanly (exit 0), gateway before runtime', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {
-  const exited = new Promise<number | null>((resolve) => b!.once('exit', (code) => resolve(code)));
-  b!.kill('SIGTERM');
-  assert.equal(await exited, 0);
+  assert.equal(await b!.stop(), 0);
   // A keeps serving.
   assert.equal((await callJson(stack.url, token, 'GET', '/v1/notifications/unread-count')).status, 200);
 });
