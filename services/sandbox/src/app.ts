@@ -11,6 +11,7 @@
  * ...; fix: npm run sandbox:image`). On close every session and pooled container is removed.
  */
 import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import client from 'prom-client';
 import { defineService } from '../../shared/kit/service.js';
 import { ulidFactory } from '../../shared/identity/ulid.js';
@@ -26,6 +27,9 @@ import { NotificationsClient } from '../../agent-runtime/src/client.js';
 import { fileRoutes } from './routes/files.js';
 import { runRoutes } from './routes/run.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { ownerRouting } from './routes/owner-routing.js';
+import { LocalOwners, type SessionOwners } from './domain/owners.js';
+import { openRedisOwners } from './clients/redis-owners.js';
 
 /** Test seams and host hooks of the sandbox (`start(cfg, runtime)`'s second argument). */
 export interface SandboxRuntime {
@@ -69,15 +73,29 @@ export const sandboxService = defineService<SandboxConfig, SandboxRuntime>({
     const calls = new client.Counter({ name: 'svc_sandbox_calls_total', help: 'Sandbox calls by operation and outcome', labelNames: ['op', 'outcome'], registers });
     const events = new client.Counter({ name: 'svc_sandbox_session_events_total', help: 'Container replacements and session removals', labelNames: ['event'], registers });
 
+    // Issue 21 item 3: with REDIS_URL the instances of a deployment share the session registry and
+    // route each session's calls to the instance holding its container.
+    const selfUrl = (): string | null => {
+      if (cfg.instanceUrl) return cfg.instanceUrl;
+      const addr = app.server.address();
+      if (!addr || typeof addr === 'string') return null;
+      const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? hostname() : cfg.host;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+    };
+    const owners: SessionOwners = cfg.redisUrl
+      ? await openRedisOwners(cfg.redisUrl, { deployment: deploymentId(cfg.dataDir), instance, url: selfUrl, idleTimeoutSeconds: cfg.idleTimeoutSeconds, log: logger })
+      : new LocalOwners(instance);
+    onClose(() => owners.close());
+
     const state = await engine.probe();
-    if (state.docker === 'ok') await containers.removeLeftovers();
+    if (state.docker === 'ok') await containers.removeLeftovers((id) => owners.isLive(id));
 
     const pool = new WarmPool({ containers, size: cfg.warmPoolSize, logger });
     // The creator of a removed session is told through the agent runtime (issue 13 item 1; fails soft).
     const notifier = new NotificationsClient({ baseUrl: cfg.serviceUrls['agent-runtime'], service: 'sandbox', tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, log: logger });
     const sessions = new SessionManager({
       containers, pool, settings: cfg, logger, now, onEvent: (e) => events.inc({ event: e }),
-      onRemoved: (s, why) => { const n = sessionRemovedNotice(s.key, s.ownerId, why, now()); if (n) notifier.notify(n); },
+      onRemoved: (s, why) => { void owners.release(s.key); const n = sessionRemovedNotice(s.key, s.ownerId, why, now()); if (n) notifier.notify(n); },
     });
     onClose(async () => { sessions.closeAll(); await pool.close(); });
     new client.Gauge({ name: 'svc_sandbox_sessions', help: 'Live sandbox sessions', registers, collect() { this.set(sessions.size); } });
@@ -106,8 +124,12 @@ export const sandboxService = defineService<SandboxConfig, SandboxRuntime>({
     });
     app.health.detail(async () => engine.readiness(await engine.current()));
 
+    if (cfg.redisUrl) {
+      ownerRouting(app, owners, instance, logger);
+      background('sandbox-registry', () => { void (owners as { start?: () => Promise<void> }).start?.(); });
+    }
     await app.register(runRoutes, { sandbox });
     await app.register(fileRoutes, { sandbox });
-    await app.register(sessionRoutes, { sandbox });
+    await app.register(sessionRoutes, { sandbox, ...(cfg.redisUrl ? { owners: { registry: owners, instance } } : {}) });
   },
 });

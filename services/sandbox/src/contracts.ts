@@ -325,6 +325,11 @@ export interface SandboxSettings {
   warmPoolSize: number;
   /** DOCKER_HOST-style socket path of the engine (default /var/run/docker.sock). */
   dockerSocket: string;
+  /**
+   * SANDBOX_INSTANCE_URL (issue 21 item 3): where other sandbox instances reach this one when
+   * `REDIS_URL` shares the session registry; null = this instance's bind address and port.
+   */
+  instanceUrl?: string | null;
 }
 
 /** The sandbox service's config slice: the common settings plus `SandboxSettings` (main/config). */

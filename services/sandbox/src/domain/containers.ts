@@ -120,13 +120,19 @@ export class Containers {
 
   /**
    * Remove the containers of this deployment that another instance (a crashed or stopped earlier
-   * process) left behind. @returns how many were removed. Never throws (logs instead).
+   * process) left behind; containers of an instance `isLive` answers true for (a running peer of a
+   * scaled-out deployment, issue 21 item 3) are kept. @returns how many were removed. Never throws
+   * (logs instead).
    */
-  async removeLeftovers(): Promise<number> {
+  async removeLeftovers(isLive: (instance: string) => Promise<boolean> = (id) => Promise.resolve(id === this.deps.instance)): Promise<number> {
     const { backend, logger, deployment, instance } = this.deps;
     try {
       const found = await backend.list({ [LABEL]: '1', [LABEL_DEPLOYMENT]: deployment });
-      const stale = found.filter((c) => c.labels[LABEL_INSTANCE] !== instance);
+      const stale: typeof found = [];
+      for (const c of found) {
+        const owner = c.labels[LABEL_INSTANCE];
+        if (owner !== instance && !(owner && await isLive(owner))) stale.push(c);
+      }
       await Promise.all(stale.map((c) => backend.remove(c.id)));
       if (stale.length) logger.info({ removed: stale.length }, 'removed sandbox containers left by a previous process');
       return stale.length;
