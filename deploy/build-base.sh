@@ -29,6 +29,18 @@ echo "build-base: debootstrap bookworm ($mirror) into $root"
 $SUDO debootstrap --variant=minbase --include="$packages" bookworm "$root" "$mirror" >"$scratch/debootstrap.log" 2>&1 \
   || { tail -20 "$scratch/debootstrap.log" >&2; exit 1; }
 
+# pgvector has no Debian 12 package: copy this machine's build for PostgreSQL 15 (.ci/run builds it
+# from ../shared/vendor/pgvector-*.tar.gz) so knowledge and memory can create the `vector` extension.
+pg_lib="${PGVECTOR_LIB:-/usr/lib/postgresql/15/lib}"
+pg_ext="${PGVECTOR_EXT:-/usr/share/postgresql/15/extension}"
+if [ -f "$pg_lib/vector.so" ] && [ -f "$pg_ext/vector.control" ]; then
+  echo "build-base: pgvector from $pg_lib"
+  $SUDO install -m 0755 "$pg_lib/vector.so" "$root/usr/lib/postgresql/15/lib/vector.so"
+  $SUDO cp "$pg_ext"/vector.control "$pg_ext"/vector--*.sql "$root/usr/share/postgresql/15/extension/"
+else
+  echo "build-base: WARNING no pgvector build on this machine ($pg_lib/vector.so): knowledge and memory cannot run on PostgreSQL in this image" >&2
+fi
+
 echo "build-base: node $("$node_bin" -v) from $node_bin"
 $SUDO install -m 0755 "$node_bin" "$root/usr/local/bin/node"
 $SUDO chroot "$root" /usr/local/bin/node -e 'process.exit(0)'
