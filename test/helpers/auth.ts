@@ -90,7 +90,8 @@ export async function world(login: Partial<LoginSettings> = {}) {
   const store = openAuthStore({ dbDir: ':memory:', migrationsDir: MIGRATIONS });
   const clock = fakeClock();
   const hasher = new PasswordHasher(1024);
-  const { users, refresh, failures, throttle, revocations, handoffs, tx } = store;
+  const { users, refresh, failures, throttle, revocations, handoffs } = store;
+  const tx = store.txAsync;
   const reused: Array<{ user_id: string; family_id: string }> = [];
   const key = await memoryKey();
   const tokens = new TokenService({
@@ -115,7 +116,7 @@ export async function addUser(w: Awaited<ReturnType<typeof world>>, email: strin
     id: `01TEST${email.length}${Math.random().toString(36).slice(2, 10)}`.toUpperCase(), email, display_name: email, roles, disabled: false,
     password_hash: password === null ? null : await w.hasher.hash(password), created_at: now, updated_at: now,
   };
-  w.store.users.insert(u);
+  await w.store.users.insert(u);
   return u;
 }
 

@@ -52,7 +52,8 @@ import { revocationRoutes } from './routes/revocations.js';
 import { sessionRoutes } from './routes/session.js';
 import { signInRoutes } from './routes/sign-ins.js';
 import { userRoutes } from './routes/users.js';
-import { openAuthStore } from './store/auth-store.js';
+import { openAuthStore, type AuthStore } from './store/auth-store.js';
+import { openPgAuthStore } from './store/pg/index.js';
 import { FsHandoffFile } from './store/handoff-file.js';
 import { loadOrCreateSigningKey } from './store/signing-key-file.js';
 
@@ -74,18 +75,21 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
   serviceAuthOpenPrefixes: ['/idp/realms/svc/'],
   async setup({ cfg, runtime, logger, app, onClose, background }) {
     const clock = runtime.clock ?? Date.now;
-    const store = openAuthStore(cfg);
+    // Issue 21 item 1: PostgreSQL (schema `auth`) when cfg.database is set, else `<dbDir>/auth.sqlite`.
+    const store: AuthStore = cfg.database ? await openPgAuthStore(cfg.database, cfg.migrationsDir) : openAuthStore(cfg);
     onClose(() => store.close());
+    app.health.check(async () => ((await store.ready()) ? true : `auth store ${store.isOpen ? 'unreachable' : 'closed'}`));
     // Issue 15 item 5: who signed in how (the login challenges tell it which second factor ran).
     const signIns: SignInLog = new SignInLog({
-      store: store.signIns, clock, log: logger, secondFactorRequired: (id: string): boolean => loginChallenges.required(id).required,
+      store: store.signIns, clock, log: logger, secondFactorRequired: async (id: string): Promise<boolean> => (await loginChallenges.required(id)).required,
     });
     const key = await loadOrCreateSigningKey(join(cfg.dataDir, SIGNING_KEY_FILE));
     const hasher = new PasswordHasher(cfg.scryptN);
-    const { users, refresh, failures, throttle, revocations, handoffs, tx } = store;
+    const { users, refresh, failures, throttle, revocations, handoffs } = store;
+    const tx = store.txAsync;
     const tokens = new TokenService({
       key, users, refresh, tx, clock, settings: cfg, revocations,
-      groupsOf: (userId) => store.directoryAccounts.get(userId)?.groups ?? store.upstreamLinks.byUser(userId)[0]?.groups ?? [],
+      groupsOf: async (userId) => (await store.directoryAccounts.get(userId))?.groups ?? (await store.upstreamLinks.byUser(userId))[0]?.groups ?? [],
       onReuse: (info) => logger.warn(info, 'refresh token reused; session revoked'),
     });
     const file = new FsHandoffFile(join(cfg.dataDir, HANDOFF_FILE));
@@ -132,20 +136,20 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     if (outcome.kind === 'bootstrap_admin_created') logger.info({ user_id: outcome.user_id }, 'bootstrap admin created');
     if (outcome.kind === 'installer_handoff_issued') logger.info({ user_id: outcome.user_id, file: HANDOFF_FILE }, 'installer handoff written');
 
-    const prune = (): void => {
+    const prune = async (): Promise<void> => {
       const now = clock();
-      refresh.pruneExpired(now);
-      login.prune(now);
-      revocationList.prune(now);
-      enrollments.prune(now - SECOND_FACTOR_KEEP_MS);
-      challenges.prune(now - SECOND_FACTOR_KEEP_MS);
-      proofJtis.prune(now);
-      signIns.prune(now);
+      await refresh.pruneExpired(now);
+      await login.prune(now);
+      await revocationList.prune(now);
+      await enrollments.prune(now - SECOND_FACTOR_KEEP_MS);
+      await challenges.prune(now - SECOND_FACTOR_KEEP_MS);
+      await proofJtis.prune(now);
+      await signIns.prune(now);
     };
-    prune();
+    await prune();
     background('prune', () => {
       const timer = setInterval(() => {
-        try { prune(); } catch (err) { logger.warn({ err: (err as Error).message }, 'auth store prune failed'); }
+        prune().catch((err: unknown) => { logger.warn({ err: (err as Error).message }, 'auth store prune failed'); });
       }, PRUNE_INTERVAL_MS);
       timer.unref();
       return () => clearInterval(timer);
@@ -154,7 +158,7 @@ export const authService = defineService<AuthConfig, AuthRuntime>({
     // Issue 15 item 1: the embedded OpenID Connect provider at {publicUrl}/idp/realms/svc (null when cfg.idp is absent).
     const idp = cfg.idp ? await setupEmbeddedIdp({
       cfg: { ...cfg, idp: cfg.idp }, app, models: store.idpModels, users, login, clock, background, pruneEveryMs: PRUNE_INTERVAL_MS,
-      groupsOf: (userId) => store.directoryAccounts.get(userId)?.groups ?? [], hop: new ClientHopVerifier(cfg.principalKeys),
+      groupsOf: async (userId) => (await store.directoryAccounts.get(userId))?.groups ?? [], hop: new ClientHopVerifier(cfg.principalKeys),
     }) : null;
     // Issue 15 item 2: upstream SSO brokering (admin surface, `idps` of /v1/auth/idps, broker routes).
     const upstream = startUpstreamSso({ cfg, store, clock, onClose });

@@ -7,7 +7,7 @@ import { ISSUER, addUser, codeOf, world } from '../../helpers/auth.js';
 
 type World = Awaited<ReturnType<typeof world>>;
 const boot = (w: World, bootstrapAdmin: { email: string; password: string } | null = null) => firstStart({
-  users: w.store.users, handoffs: w.store.handoffs, file: w.file, handoff: w.handoff, hasher: w.hasher, tx: w.store.tx, clock: w.clock.now, bootstrapAdmin,
+  users: w.store.users, handoffs: w.store.handoffs, file: w.file, handoff: w.handoff, hasher: w.hasher, tx: w.store.txAsync, clock: w.clock.now, bootstrapAdmin,
 });
 
 describe('UserService', () => {
@@ -31,7 +31,7 @@ describe('UserService', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (;;) {
-      const page = w.users.list(cursor, 2);
+      const page = await w.users.list(cursor, 2);
       seen.push(...page.items.map((u) => u.email));
       if (!page.next_cursor) break;
       cursor = page.next_cursor;
@@ -59,9 +59,9 @@ describe('UserService', () => {
     const w = await world();
     const u = await addUser(w, 'pat@example.test', 'pat-password');
     const p: Principal = { id: u.id, tenant_id: 't', roles: ['user'], groups: [], auth_method: 'password', local_iss: ISSUER, iat: 0, exp: 1 };
-    assert.equal(w.users.profile(p, ISSUER).local, true);
-    assert.equal(w.users.profile(p, ISSUER).created_at, u.created_at);
-    assert.equal(w.users.profile({ ...p, local_iss: 'https://elsewhere' }, ISSUER).local, false);
+    assert.equal((await w.users.profile(p, ISSUER)).local, true);
+    assert.equal((await w.users.profile(p, ISSUER)).created_at, u.created_at);
+    assert.equal((await w.users.profile({ ...p, local_iss: 'https://elsewhere' }, ISSUER)).local, false);
     w.store.users.save({ ...u, disabled: true });
     assert.equal(await codeOf(() => w.users.profile(p, ISSUER)), 'account_disabled');
   });
@@ -84,7 +84,7 @@ describe('first start', () => {
     const r = await boot(w);
     assert.equal(r.kind, 'installer_handoff_issued');
     const id = w.file.doc!.handoff_id;
-    assert.equal(w.handoff.pending(), true);
+    assert.equal(await w.handoff.pending(), true);
     assert.equal(w.store.users.byEmail('admin@localhost')!.password_hash, null);
     assert.equal((await boot(w)).kind, 'none', 'a restart with the file present does nothing');
     const tokens = await w.handoff.exchange(id);
@@ -110,6 +110,6 @@ describe('first start', () => {
     w.file.write = () => { throw new Error('disk full'); };
     await assert.rejects(boot(w), /disk full/);
     assert.equal(w.store.users.count(), 0);
-    assert.equal(w.handoff.pending(), false);
+    assert.equal(await w.handoff.pending(), false);
   });
 });

@@ -28,7 +28,7 @@ function setup() {
   const sealer = new AesGcmSealer(randomBytes(32));
   const broker = new UpstreamBroker({
     idps: store.upstreamIdps, links: store.upstreamLinks, states: store.brokerStates, users: store.users, oidc, sealer,
-    tx: store.tx, clock: () => now, publicUrl: 'https://ws.example', groupRoleMap: {},
+    tx: store.txAsync, clock: () => now, publicUrl: 'https://ws.example', groupRoleMap: {},
   });
   return { store, broker, sealer, advance: (ms: number) => { now += ms; }, redeemed: () => redeemed };
 }

@@ -55,7 +55,7 @@ export interface BrokeredIdentity {
  */
 export interface UpstreamBrokerPort {
   /** Enabled upstream IdPs for the sign-in page. */
-  list(): PublicUpstreamIdp[];
+  list(): Promise<PublicUpstreamIdp[]>;
   /**
    * Begin a brokered sign-in for interaction `interactionUid`.
    * @returns the upstream authorization URL to redirect the browser to.

@@ -43,23 +43,23 @@ export async function firstStart(d: BootstrapDeps): Promise<BootstrapOutcome> {
   });
   if (d.bootstrapAdmin) {
     const email = d.bootstrapAdmin.email.trim().toLowerCase();
-    if (d.users.byEmail(email)) return { kind: 'none' };
+    if (await d.users.byEmail(email)) return { kind: 'none' };
     const user = account(email, await d.hasher.hash(d.bootstrapAdmin.password));
-    if (!d.users.insert(user)) return { kind: 'none' };
+    if (!await d.users.insert(user)) return { kind: 'none' };
     return { kind: 'bootstrap_admin_created', user_id: user.id };
   }
-  if (d.users.count() === 0) {
+  if (await d.users.count() === 0) {
     const user = account(INSTALLER_ADMIN_EMAIL, null);
     // One transaction: a failed file write leaves no password-less admin without a handoff.
-    d.tx(() => {
-      d.users.insert(user);
-      d.handoff.issue(user.id);
+    await d.tx(async () => {
+      await d.users.insert(user);
+      await d.handoff.issue(user.id);
     });
     return { kind: 'installer_handoff_issued', user_id: user.id };
   }
-  const pending = d.handoffs.pending();
+  const pending = await d.handoffs.pending();
   if (pending && !d.file.exists()) {
-    d.handoff.issue(pending.user_id);
+    await d.handoff.issue(pending.user_id);
     return { kind: 'installer_handoff_issued', user_id: pending.user_id };
   }
   return { kind: 'none' };

@@ -33,10 +33,10 @@ export class ChallengeAnswerService {
   constructor(private readonly deps: ChallengeAnswerDeps) {}
 
   /** The pending, unexpired challenges of `device`'s user, oldest first. */
-  pendingFor(device: DeviceRecord): ChallengeItem[] {
-    const user = this.deps.users.byId(device.user_id);
+  async pendingFor(device: DeviceRecord): Promise<ChallengeItem[]> {
+    const user = await this.deps.users.byId(device.user_id);
     const who = { email: user?.email ?? '', name: user?.display_name ?? '' };
-    return this.deps.challenges.pendingOf(device.user_id, this.deps.clock()).map((c) => ({
+    return (await this.deps.challenges.pendingOf(device.user_id, this.deps.clock())).map((c) => ({
       challenge_id: c.id, numbers: [...c.numbers], user: who, client_ip: c.client_ip, user_agent: c.user_agent,
       created_at: new Date(c.created_at).toISOString(), expires_at: new Date(c.expires_at).toISOString(),
     }));
@@ -48,16 +48,16 @@ export class ChallengeAnswerService {
    */
   async answer(challengeId: string, jws: string): Promise<AnswerResult> {
     const { device, claims } = await this.deps.proofs.answer(jws, challengeId);
-    const c = this.deps.challenges.byId(challengeId);
+    const c = await this.deps.challenges.byId(challengeId);
     if (!c || c.user_id !== device.user_id) throw new DomainError('challenge_not_found', 'no such sign-in request');
     const now = this.deps.clock();
-    this.assertOpen(c, now);
+    await this.assertOpen(c, now);
     let outcome: ChallengeOutcome;
     if (claims.decision === 'approve') outcome = claims.number === c.number_match ? 'approve' : 'wrong_number';
     else outcome = claims.decision;
     const to = outcome === 'approve' ? 'approved' : 'denied';
-    if (!this.deps.challenges.transition(c.id, 'pending', to, outcome, device.id, now)) {
-      this.assertOpen(this.deps.challenges.byId(c.id) ?? { ...c, state: 'expired' }, now);
+    if (!await this.deps.challenges.transition(c.id, 'pending', to, outcome, device.id, now)) {
+      await this.assertOpen((await this.deps.challenges.byId(c.id)) ?? { ...c, state: 'expired' }, now);
       throw answered();
     }
     this.deps.bus.publish(c.user_id);
@@ -66,11 +66,11 @@ export class ChallengeAnswerService {
   }
 
   /** 410 for an expired challenge, 409 for an answered one; nothing for a pending one. */
-  private assertOpen(c: ChallengeRecord, now: number): void {
+  private async assertOpen(c: ChallengeRecord, now: number): Promise<void> {
     if (c.state === 'expired') throw challengeExpired();
     if (c.state !== 'pending') throw answered();
     if (c.expires_at <= now) {
-      if (this.deps.challenges.transition(c.id, 'pending', 'expired', 'timeout', null, now)) this.deps.bus.publish(c.user_id);
+      if (await this.deps.challenges.transition(c.id, 'pending', 'expired', 'timeout', null, now)) this.deps.bus.publish(c.user_id);
       throw challengeExpired();
     }
   }

@@ -79,10 +79,10 @@ export class ChallengeService {
   constructor(private readonly deps: ChallengeDeps) {}
 
   /** Whether `userId`'s login needs a second factor, and how it could be given. Unknown users need none. */
-  required(userId: string): LoginChallengeRequired {
-    const user = this.deps.users.byId(userId);
+  async required(userId: string): Promise<LoginChallengeRequired> {
+    const user = await this.deps.users.byId(userId);
     if (!user) return { required: false, enrolled: false, enforced: false, methods: [] };
-    const { enrolled, enforced, methods } = this.methodsOf(user);
+    const { enrolled, enforced, methods } = await this.methodsOf(user);
     return { required: enrolled || enforced, enrolled, enforced, methods: enrolled || enforced ? methods : [] };
   }
 
@@ -93,12 +93,12 @@ export class ChallengeService {
    */
   async create(input: LoginChallengeCreate): Promise<LoginChallengeCreated> {
     const { challenges, clock, tx, ttlSeconds } = this.deps;
-    const user = this.deps.users.byId(input.user_id);
+    const user = await this.deps.users.byId(input.user_id);
     if (!user) throw notFoundError('user not found');
-    const { enrolled, enforced, methods } = this.methodsOf(user);
+    const { enrolled, enforced, methods } = await this.methodsOf(user);
     if (!enrolled && !enforced) throw new DomainError('conflict', 'this user needs no second factor');
     const now = clock();
-    this.throttle(user.id, now);
+    await this.throttle(user.id, now);
     const id = newId();
     const enrollmentUrl = methods.includes('enroll') ? (await this.deps.enrollment.open(user.id, id)).enrollment_url : undefined;
     const { number, numbers } = numberMatch();
@@ -106,10 +106,10 @@ export class ChallengeService {
       id, user_id: user.id, number_match: number, numbers, methods, client_ip: input.client_ip, user_agent: input.user_agent,
       state: 'pending', outcome: null, device_id: null, code_failures: 0, created_at: now, expires_at: now + ttlSeconds * 1000, answered_at: null,
     };
-    tx(() => {
-      this.throttle(user.id, now);
-      challenges.expirePending(user.id, now);
-      challenges.insert(record);
+    await tx(async () => {
+      await this.throttle(user.id, now);
+      await challenges.expirePending(user.id, now);
+      await challenges.insert(record);
     });
     this.deps.bus.publish(user.id);
     this.deps.events.audit({
@@ -125,21 +125,21 @@ export class ChallengeService {
    * The gateway's poll (and the offline/recovery code check); see the file header.
    * @throws DomainError `challenge_expired`, `challenge_used`, `challenge_denied`, `code_invalid`.
    */
-  verify(challengeId: string, code?: string): LoginChallengeVerdict {
-    const c = this.deps.challenges.byId(challengeId);
+  async verify(challengeId: string, code?: string): Promise<LoginChallengeVerdict> {
+    const c = await this.deps.challenges.byId(challengeId);
     if (!c) throw challengeExpired();
     const now = this.deps.clock();
     switch (c.state) {
       case 'pending':
         if (c.expires_at <= now) {
-          this.expire(c, now);
+          await this.expire(c, now);
           throw challengeExpired();
         }
         return code === undefined ? { status: 'pending' } : this.checkCode(c, code, now);
       case 'approved':
         if (c.expires_at + RELEASE_GRACE_MS <= now) throw challengeExpired();
-        if (!this.deps.challenges.transition(c.id, 'approved', 'released', c.outcome, c.device_id, c.answered_at ?? now)) throw challengeUsed();
-        this.deps.signIns?.secondFactorPassed(c.user_id, c.methods.includes('enroll') ? 'enroll' : 'push');
+        if (!await this.deps.challenges.transition(c.id, 'approved', 'released', c.outcome, c.device_id, c.answered_at ?? now)) throw challengeUsed();
+        await this.deps.signIns?.secondFactorPassed(c.user_id, c.methods.includes('enroll') ? 'enroll' : 'push');
         return { status: 'approved', user_id: c.user_id };
       case 'released': throw challengeUsed();
       case 'denied': throw challengeDenied();
@@ -148,26 +148,26 @@ export class ChallengeService {
   }
 
   /** Expire pending challenges past their TTL would be lazy; this marks one now (and tells the phone). */
-  private expire(c: ChallengeRecord, now: number): void {
-    if (this.deps.challenges.transition(c.id, 'pending', 'expired', 'timeout', null, now)) this.deps.bus.publish(c.user_id);
+  private async expire(c: ChallengeRecord, now: number): Promise<void> {
+    if (await this.deps.challenges.transition(c.id, 'pending', 'expired', 'timeout', null, now)) this.deps.bus.publish(c.user_id);
   }
 
   /** TOTP of any paired device (6 digits) or a recovery code; releases at once, or counts a failure. */
-  private checkCode(c: ChallengeRecord, typed: string, now: number): LoginChallengeVerdict {
+  private async checkCode(c: ChallengeRecord, typed: string, now: number): Promise<LoginChallengeVerdict> {
     const code = typed.replace(/\s/g, '');
     let how: { outcome: 'totp' | 'recovery_code'; device: string | null } | null = null;
     if (/^\d{6}$/.test(code)) {
-      for (const d of this.deps.devices.byUser(c.user_id)) {
+      for (const d of await this.deps.devices.byUser(c.user_id)) {
         if (d.state !== 'paired') continue;
         const step = matchTotp(d.totp_secret, code, now);
-        if (step !== null && this.deps.devices.useTotpStep(d.id, step)) { how = { outcome: 'totp', device: d.id }; break; }
+        if (step !== null && await this.deps.devices.useTotpStep(d.id, step)) { how = { outcome: 'totp', device: d.id }; break; }
       }
-    } else if (this.deps.codes.spend(c.user_id, code)) {
+    } else if (await this.deps.codes.spend(c.user_id, code)) {
       how = { outcome: 'recovery_code', device: null };
     }
     if (how) {
-      if (!this.deps.challenges.transition(c.id, 'pending', 'released', how.outcome, how.device, now)) return this.verify(c.id);
-      this.deps.signIns?.secondFactorPassed(c.user_id, how.outcome);
+      if (!await this.deps.challenges.transition(c.id, 'pending', 'released', how.outcome, how.device, now)) return this.verify(c.id);
+      await this.deps.signIns?.secondFactorPassed(c.user_id, how.outcome);
       this.deps.bus.publish(c.user_id);
       this.deps.events.audit({
         action: 'auth.challenge.approved', user_id: c.user_id, resource_type: 'login_challenge', resource_id: c.id,
@@ -175,12 +175,12 @@ export class ChallengeService {
       });
       return { status: 'approved', user_id: c.user_id };
     }
-    const failures = this.deps.challenges.addCodeFailure(c.id);
+    const failures = await this.deps.challenges.addCodeFailure(c.id);
     this.deps.events.audit({
       action: 'auth.challenge.code_failed', user_id: c.user_id, resource_type: 'login_challenge', resource_id: c.id,
       detail: { challenge_id: c.id, failures },
     });
-    if (failures >= CODE_FAILURES_MAX && this.deps.challenges.transition(c.id, 'pending', 'denied', 'codes_exhausted', null, now)) {
+    if (failures >= CODE_FAILURES_MAX && await this.deps.challenges.transition(c.id, 'pending', 'denied', 'codes_exhausted', null, now)) {
       this.deps.bus.publish(c.user_id);
       this.deps.events.audit({
         action: 'auth.challenge.denied', user_id: c.user_id, resource_type: 'login_challenge', resource_id: c.id,
@@ -191,19 +191,19 @@ export class ChallengeService {
   }
 
   /** 429 when the user already had `THROTTLE_MAX` challenges inside the window. */
-  private throttle(userId: string, now: number): void {
+  private async throttle(userId: string, now: number): Promise<void> {
     const since = now - THROTTLE_WINDOW_MS;
-    if (this.deps.challenges.countSince(userId, since) < THROTTLE_MAX) return;
-    const oldest = this.deps.challenges.oldestSince(userId, since) ?? now;
+    if (await this.deps.challenges.countSince(userId, since) < THROTTLE_MAX) return;
+    const oldest = (await this.deps.challenges.oldestSince(userId, since)) ?? now;
     const retry = Math.max(1, Math.ceil((oldest + THROTTLE_WINDOW_MS - now) / 1000));
     throw new DomainError('challenge_throttled', 'too many sign-in requests for this account; wait before trying again', { headers: { 'retry-after': String(retry) } });
   }
 
-  private methodsOf(user: UserRecord): { enrolled: boolean; enforced: boolean; methods: ChallengeMethod[] } {
-    const enrolled = this.deps.devices.pairedCount(user.id) > 0;
-    const enforced = this.deps.policy.enforcedFor(user);
+  private async methodsOf(user: UserRecord): Promise<{ enrolled: boolean; enforced: boolean; methods: ChallengeMethod[] }> {
+    const enrolled = await this.deps.devices.pairedCount(user.id) > 0;
+    const enforced = await this.deps.policy.enforcedFor(user);
     const methods: ChallengeMethod[] = enrolled ? ['push', 'totp'] : ['enroll'];
-    if (this.deps.codes.status(user.id).remaining > 0) methods.push('recovery_code');
+    if ((await this.deps.codes.status(user.id)).remaining > 0) methods.push('recovery_code');
     return { enrolled, enforced, methods };
   }
 }

@@ -49,7 +49,7 @@ export class DeviceChannel {
   }
 
   /** The pending challenges now. */
-  list(s: ChannelSession): ChallengeItem[] {
+  async list(s: ChannelSession): Promise<ChallengeItem[]> {
     return this.deps.answers.pendingFor(s.device);
   }
 
@@ -58,18 +58,23 @@ export class DeviceChannel {
    * or the proof's lifetime ends, or `signal` aborts.
    */
   async wait(s: ChannelSession, waitMs: number, signal?: AbortSignal): Promise<ChallengeItem[]> {
-    const first = this.list(s);
+    const first = await this.list(s);
     const budget = Math.min(waitMs, s.until - this.deps.clock());
     if (first.length || budget <= 0 || signal?.aborted) return first;
     return new Promise((resolve) => {
+      let finished = false;
       const done = (): void => {
+        if (finished) return;
+        finished = true;
         clearTimeout(timer);
         clearInterval(recheck);
         unsubscribe();
         signal?.removeEventListener('abort', done);
-        resolve(this.list(s));
+        this.list(s).then(resolve, () => resolve([]));
       };
-      const check = (): void => { if (this.list(s).length) done(); };
+      const check = (): void => {
+        this.list(s).then((items) => { if (items.length) done(); }, () => undefined);
+      };
       const timer = setTimeout(done, budget);
       const recheck = setInterval(check, RECHECK_MS);
       const unsubscribe = this.deps.bus.subscribe(s.device.user_id, check);
@@ -87,11 +92,15 @@ export class DeviceChannel {
     let stopped = false;
     const push = (): void => {
       if (stopped) return;
-      for (const item of this.list(s)) {
-        if (sent.has(item.challenge_id)) continue;
-        sent.add(item.challenge_id);
-        send(item);
-      }
+      // The listing is awaited; the loop after it is synchronous, so overlapping pushes never send twice.
+      this.list(s).then((items) => {
+        if (stopped) return;
+        for (const item of items) {
+          if (sent.has(item.challenge_id)) continue;
+          sent.add(item.challenge_id);
+          send(item);
+        }
+      }, () => undefined);
     };
     const stop = (): void => {
       if (stopped) return;

@@ -5,6 +5,8 @@
  * PostgreSQL implementation could stand behind them (no statements leak through).
  */
 
+import type { Awaitable } from '../../../shared/db/async-store.js';
+
 /** A paired (or revoked) device. Times Unix ms. */
 export interface DeviceRecord {
   /** ULID. */
@@ -30,24 +32,24 @@ export interface DeviceRecord {
 /** Devices. */
 export interface DeviceStore {
   /** Insert a device. @returns false when its key (thumbprint) is already paired. */
-  insert(device: DeviceRecord): boolean;
-  byId(id: string): DeviceRecord | null;
+  insert(device: DeviceRecord): Awaitable<boolean>;
+  byId(id: string): Awaitable<DeviceRecord | null>;
   /** Every device of a user, newest first. */
-  byUser(userId: string): DeviceRecord[];
+  byUser(userId: string): Awaitable<DeviceRecord[]>;
   /** Paired devices of a user. */
-  pairedCount(userId: string): number;
-  rename(id: string, name: string): void;
+  pairedCount(userId: string): Awaitable<number>;
+  rename(id: string, name: string): Awaitable<void>;
   /**
    * Compare-and-swap the live refresh jti: set `next` only where the device is paired and holds
    * `expected`. @returns true when this call swapped it.
    */
-  swapRefresh(id: string, expected: string, next: string): boolean;
+  swapRefresh(id: string, expected: string, next: string): Awaitable<boolean>;
   /** Mark revoked at `at` and clear the refresh jti. @returns true when it was paired. */
-  revoke(id: string, at: number): boolean;
+  revoke(id: string, at: number): Awaitable<boolean>;
   /** Record that a proof of the device was accepted at `at`. */
-  touch(id: string, at: number): void;
+  touch(id: string, at: number): Awaitable<void>;
   /** Accept TOTP step `step` unless a step at or after it was used. @returns true when accepted now. */
-  useTotpStep(id: string, step: number): boolean;
+  useTotpStep(id: string, step: number): Awaitable<boolean>;
 }
 
 /** A pairing (the enrollment token's server side). */
@@ -66,14 +68,14 @@ export interface EnrollmentRecord {
 
 /** Pairings. */
 export interface EnrollmentStore {
-  insert(e: EnrollmentRecord): void;
-  byId(id: string): EnrollmentRecord | null;
+  insert(e: EnrollmentRecord): Awaitable<void>;
+  byId(id: string): Awaitable<EnrollmentRecord | null>;
   /** Unused, unexpired pairings of the user at `now` opened from the account page (no challenge). */
-  pendingCount(userId: string, now: number): number;
+  pendingCount(userId: string, now: number): Awaitable<number>;
   /** Spend the pairing for `deviceId` if unused. @returns true when this call spent it. */
-  markUsed(id: string, at: number, deviceId: string): boolean;
+  markUsed(id: string, at: number, deviceId: string): Awaitable<boolean>;
   /** Delete pairings that expired before `before`. */
-  prune(before: number): number;
+  prune(before: number): Awaitable<number>;
 }
 
 /** Login challenge states (see migrations/auth/0003_devices.sql). */
@@ -102,49 +104,49 @@ export interface ChallengeRecord {
 
 /** Login challenges. */
 export interface ChallengeStore {
-  insert(c: ChallengeRecord): void;
-  byId(id: string): ChallengeRecord | null;
+  insert(c: ChallengeRecord): Awaitable<void>;
+  byId(id: string): Awaitable<ChallengeRecord | null>;
   /** Challenges of the user created after `since`. */
-  countSince(userId: string, since: number): number;
+  countSince(userId: string, since: number): Awaitable<number>;
   /** The oldest creation time among the user's challenges after `since`, or null. */
-  oldestSince(userId: string, since: number): number | null;
+  oldestSince(userId: string, since: number): Awaitable<number | null>;
   /** Pending, unexpired challenges of the user at `now`, oldest first. */
-  pendingOf(userId: string, now: number): ChallengeRecord[];
+  pendingOf(userId: string, now: number): Awaitable<ChallengeRecord[]>;
   /**
    * Move `id` from state `from` to `to` (compare-and-swap), recording outcome, device and time.
    * @returns true when this call moved it.
    */
-  transition(id: string, from: ChallengeState, to: ChallengeState, outcome: ChallengeOutcome | null, deviceId: string | null, at: number): boolean;
+  transition(id: string, from: ChallengeState, to: ChallengeState, outcome: ChallengeOutcome | null, deviceId: string | null, at: number): Awaitable<boolean>;
   /** Expire every pending challenge of the user (a newer one replaces them). @returns rows changed. */
-  expirePending(userId: string, at: number): number;
+  expirePending(userId: string, at: number): Awaitable<number>;
   /** Count one wrong code. @returns the failures now. */
-  addCodeFailure(id: string): number;
+  addCodeFailure(id: string): Awaitable<number>;
   /** Delete challenges created before `before`. */
-  prune(before: number): number;
+  prune(before: number): Awaitable<number>;
 }
 
 /** Recovery codes of users (only sha256 hashes). */
 export interface RecoveryCodeStore {
   /** Replace the user's set with `hashes`, created at `at`. */
-  replace(userId: string, hashes: string[], at: number): void;
+  replace(userId: string, hashes: string[], at: number): Awaitable<void>;
   /** Spend one unused code. @returns true when this call spent it. */
-  use(userId: string, hash: string, at: number): boolean;
+  use(userId: string, hash: string, at: number): Awaitable<boolean>;
   /** Unused codes left and when the set was made. */
-  status(userId: string): { remaining: number; created_at: number | null };
+  status(userId: string): Awaitable<{ remaining: number; created_at: number | null }>;
 }
 
 /** Seen device-proof and answer jtis, until their exp. */
 export interface ProofJtiStore {
   /** Remember `jti` of `deviceId` until `expiresAt`. @returns false when it was already seen (a replay). */
-  remember(deviceId: string, jti: string, expiresAt: number): boolean;
+  remember(deviceId: string, jti: string, expiresAt: number): Awaitable<boolean>;
   /** Forget jtis that expired before `before`. */
-  prune(before: number): number;
+  prune(before: number): Awaitable<number>;
 }
 
 /** The admin's second-factor setting (none: the env default). */
 export interface PolicyStore {
-  get(): { enforced: boolean; updated_at: number; updated_by: string } | null;
-  set(enforced: boolean, at: number, by: string): void;
+  get(): Awaitable<{ enforced: boolean; updated_at: number; updated_by: string } | null>;
+  set(enforced: boolean, at: number, by: string): Awaitable<void>;
 }
 
 /** The audit actions of the second factor (issue 14 item 6). */

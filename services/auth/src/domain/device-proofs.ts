@@ -52,7 +52,7 @@ export class DeviceProofVerifier {
     const { device, payload } = await this.verify(jws, DEVICE_PROOF_TYP);
     if (payload.aud !== this.deps.audience) throw proofInvalid('aud is not this workstation');
     if (payload.htm !== htm || payload.htu !== htu) throw proofInvalid('htm/htu do not match this request');
-    this.accept(device, payload);
+    await this.accept(device, payload);
     return { device, claims: payload as unknown as DeviceProofClaims };
   }
 
@@ -67,7 +67,7 @@ export class DeviceProofVerifier {
     const decision = payload.decision;
     if (typeof decision !== 'string' || !(ANSWER_DECISIONS as readonly string[]).includes(decision)) throw proofInvalid('decision must be approve, deny or report');
     if (decision === 'approve' && !Number.isInteger(payload.number)) throw proofInvalid('approve needs the chosen number');
-    this.accept(device, payload);
+    await this.accept(device, payload);
     return { device, claims: { ...(payload as unknown as AnswerClaims), decision: decision as AnswerDecision } };
   }
 
@@ -82,7 +82,7 @@ export class DeviceProofVerifier {
       throw proofInvalid('not a compact JWS');
     }
     if (typeof kid !== 'string' || kid.length === 0 || kid.length > 64) throw proofInvalid('kid must name the device');
-    const device = this.deps.devices.byId(kid);
+    const device = await this.deps.devices.byId(kid);
     if (!device) throw proofInvalid('unknown device');
     let payload: JWTPayload;
     try {
@@ -108,10 +108,10 @@ export class DeviceProofVerifier {
   }
 
   /** Refuse a replayed jti, remember this one until its exp, and note the device was seen. */
-  private accept(device: DeviceRecord, payload: JWTPayload): void {
-    if (!this.deps.jtis.remember(device.id, payload.jti!, payload.exp! * 1000)) {
+  private async accept(device: DeviceRecord, payload: JWTPayload): Promise<void> {
+    if (!await this.deps.jtis.remember(device.id, payload.jti!, payload.exp! * 1000)) {
       throw new DomainError('device_proof_replayed', 'this device proof was already used; sign a fresh one');
     }
-    this.deps.devices.touch(device.id, this.deps.clock());
+    await this.deps.devices.touch(device.id, this.deps.clock());
   }
 }

@@ -45,18 +45,18 @@ export class DeviceService {
   constructor(private readonly deps: DeviceDeps) {}
 
   /** The devices of `userId`, newest first, with recovery codes left and whether the policy applies. */
-  list(userId: string): DeviceList {
-    const user = this.deps.users.byId(userId);
+  async list(userId: string): Promise<DeviceList> {
+    const user = await this.deps.users.byId(userId);
     return {
-      items: this.deps.devices.byUser(userId).map(toDeviceView),
-      recovery_codes_left: this.deps.codes.status(userId).remaining,
-      enforced: user ? this.deps.policy.enforcedFor(user) : false,
+      items: (await this.deps.devices.byUser(userId)).map(toDeviceView),
+      recovery_codes_left: (await this.deps.codes.status(userId)).remaining,
+      enforced: user ? await this.deps.policy.enforcedFor(user) : false,
     };
   }
 
   /** An admin's view of another user's devices. @throws DomainError `not_found` for an unknown user. */
-  adminList(userId: string): DeviceList {
-    if (!this.deps.users.byId(userId)) throw notFoundError('user not found');
+  async adminList(userId: string): Promise<DeviceList> {
+    if (!await this.deps.users.byId(userId)) throw notFoundError('user not found');
     return this.list(userId);
   }
 
@@ -64,11 +64,11 @@ export class DeviceService {
    * Rename a device of `userId` (trimmed, 1-64 characters).
    * @throws DomainError `device_not_found`, `invalid_request`.
    */
-  rename(userId: string, deviceId: string, name: string): DeviceView {
-    const device = this.owned(userId, deviceId);
+  async rename(userId: string, deviceId: string, name: string): Promise<DeviceView> {
+    const device = await this.owned(userId, deviceId);
     const trimmed = name.trim();
     if (trimmed.length === 0) throw new DomainError('invalid_request', 'name must not be blank', { extra: { field: 'body.name' } });
-    this.deps.devices.rename(device.id, trimmed);
+    await this.deps.devices.rename(device.id, trimmed);
     return toDeviceView({ ...device, name: trimmed });
   }
 
@@ -76,16 +76,16 @@ export class DeviceService {
    * Revoke a device of `userId` on behalf of `actorId` (the user or an admin). Revoking a revoked
    * device changes nothing. @throws DomainError `device_not_found`.
    */
-  revokeOwned(userId: string, deviceId: string, actorId: string, reason: 'user' | 'admin'): void {
-    this.revoke(this.owned(userId, deviceId), actorId, reason);
+  async revokeOwned(userId: string, deviceId: string, actorId: string, reason: 'user' | 'admin'): Promise<void> {
+    await this.revoke(await this.owned(userId, deviceId), actorId, reason);
   }
 
   /** Revoke `device` (see the file header). @returns true when it was paired until now. */
-  revoke(device: DeviceRecord, actorId: string, reason: RevokeReason): boolean {
+  async revoke(device: DeviceRecord, actorId: string, reason: RevokeReason): Promise<boolean> {
     const now = this.deps.clock();
-    const changed = this.deps.tx(() => {
-      if (!this.deps.devices.revoke(device.id, now)) return false;
-      this.deps.revocations.record(device.user_id, device.id, now);
+    const changed = await this.deps.tx(async () => {
+      if (!await this.deps.devices.revoke(device.id, now)) return false;
+      await this.deps.revocations.record(device.user_id, device.id, now);
       return true;
     });
     if (!changed) return false;
@@ -106,8 +106,8 @@ export class DeviceService {
     return true;
   }
 
-  private owned(userId: string, deviceId: string): DeviceRecord {
-    const device = this.deps.devices.byId(deviceId);
+  private async owned(userId: string, deviceId: string): Promise<DeviceRecord> {
+    const device = await this.deps.devices.byId(deviceId);
     if (!device || device.user_id !== userId) throw new DomainError('device_not_found', 'no such device');
     return device;
   }

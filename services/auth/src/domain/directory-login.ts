@@ -14,6 +14,7 @@
  * another way) is never signed into through the directory (409 `directory_account_conflict`): a
  * directory entry must not take over a local account by sharing its email.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import { monotonicFactory } from 'ulid';
 import { accountRoles } from '../../../shared/identity/principal-types.js';
 import { DomainError } from '../../../shared/kit/domain-error.js';
@@ -58,8 +59,8 @@ export interface DirectoryAccountRecord {
 /** Accounts provisioned from the directory. */
 export interface DirectoryAccountStore {
   /** Insert or replace the row of `rec.user_id`. */
-  put(rec: DirectoryAccountRecord): void;
-  get(userId: string): DirectoryAccountRecord | null;
+  put(rec: DirectoryAccountRecord): Awaitable<void>;
+  get(userId: string): Awaitable<DirectoryAccountRecord | null>;
 }
 
 const newId = monotonicFactory();
@@ -81,22 +82,22 @@ export function directoryRoles(groups: readonly string[], groupRoleMap: Readonly
  * @throws DomainError `directory_email_missing` (the entry has no `mail`),
  *   `directory_account_conflict` (an account that is not the directory's holds that email).
  */
-export function provisionDirectoryAccount(
+export async function provisionDirectoryAccount(
   users: UserStore, accounts: DirectoryAccountStore, who: DirectoryUser, groupRoleMap: Readonly<Record<string, readonly string[]>>, now: string,
-): UserRecord {
+): Promise<UserRecord> {
   if (!who.email) throw new DomainError('directory_email_missing', 'your directory entry has no email address; ask the directory administrator to set it');
   const roles = directoryRoles(who.groups, groupRoleMap);
   const name = who.name.slice(0, LIMITS.displayNameMax);
-  const existing = users.byEmail(who.email);
+  const existing = await users.byEmail(who.email);
   let user: UserRecord;
   if (existing) {
-    if (!accounts.get(existing.id)) throw new DomainError('directory_account_conflict', 'a local account already uses this email; sign in with its local password');
+    if (!await accounts.get(existing.id)) throw new DomainError('directory_account_conflict', 'a local account already uses this email; sign in with its local password');
     user = { ...existing, display_name: name, roles, updated_at: now };
-    users.save(user);
+    await users.save(user);
   } else {
     user = { id: newId(), email: who.email, display_name: name, password_hash: null, roles, disabled: false, created_at: now, updated_at: now };
-    if (!users.insert(user)) throw new DomainError('directory_account_conflict', 'the account was created concurrently; sign in again');
+    if (!await users.insert(user)) throw new DomainError('directory_account_conflict', 'the account was created concurrently; sign in again');
   }
-  accounts.put({ user_id: user.id, dn: who.dn, username: who.username, groups: [...who.groups], synced_at: now });
+  await accounts.put({ user_id: user.id, dn: who.dn, username: who.username, groups: [...who.groups], synced_at: now });
   return user;
 }

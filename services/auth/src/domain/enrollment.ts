@@ -81,11 +81,11 @@ export class EnrollmentService {
    */
   async open(userId: string, challengeId: string | null = null): Promise<PairingCreated> {
     const { users, enrollments, clock, settings, key } = this.deps;
-    const user = users.byId(userId);
+    const user = await users.byId(userId);
     if (!user) throw new DomainError('forbidden', 'only local accounts can pair a phone');
     if (user.disabled) throw accountDisabled();
     const now = clock();
-    if (challengeId === null && enrollments.pendingCount(userId, now) >= ENROLLMENT_PENDING_MAX) {
+    if (challengeId === null && await enrollments.pendingCount(userId, now) >= ENROLLMENT_PENDING_MAX) {
       throw new DomainError('enrollment_limit', `at most ${ENROLLMENT_PENDING_MAX} pairings may wait at once; use one or wait 2 minutes`);
     }
     const id = newId();
@@ -100,14 +100,14 @@ export class EnrollmentService {
       .setIssuer(settings.issuer).setAudience(ENROLLMENT_AUDIENCE).setSubject(userId).setJti(id)
       .setIssuedAt(iat).setExpirationTime(iat + ENROLLMENT_TTL_SECONDS)
       .sign(key.privateKey);
-    enrollments.insert(record);
+    await enrollments.insert(record);
     const fp = settings.publicUrl.startsWith('https:') ? (this.deps.fingerprint() ?? '') : '';
     return { enrollment_id: id, enrollment_url: enrollmentUrl(settings.publicUrl, token, fp), expires_at: new Date(record.expires_at).toISOString() };
   }
 
   /** The state of a pairing of `userId`. @throws DomainError `enrollment_not_found` (unknown, or another user's). */
-  status(userId: string, enrollmentId: string): PairingStatus {
-    const e = this.deps.enrollments.byId(enrollmentId);
+  async status(userId: string, enrollmentId: string): Promise<PairingStatus> {
+    const e = await this.deps.enrollments.byId(enrollmentId);
     if (!e || e.user_id !== userId) throw new DomainError('enrollment_not_found', 'no such pairing');
     const state = e.device_id !== null ? 'paired' : e.expires_at <= this.deps.clock() || e.used_at !== null ? 'expired' : 'pending';
     return { enrollment_id: e.id, state, device_id: e.device_id };
@@ -121,7 +121,7 @@ export class EnrollmentService {
     const { enrollments, devices, users, mobile, tx, clock, settings } = this.deps;
     const pairing = await this.checkToken(token);
     const { jwk, name } = await this.checkProof(proof, pairing);
-    const user = users.byId(pairing.user_id);
+    const user = await users.byId(pairing.user_id);
     if (!user) throw tokenInvalid();
     if (user.disabled) throw accountDisabled();
     const thumbprint = await calculateJwkThumbprint(jwk, 'sha256');
@@ -130,9 +130,9 @@ export class EnrollmentService {
     const secret = newTotpSecret();
     const pair = await mobile.mint(user, deviceId, jti);
     const now = clock();
-    tx(() => {
-      if (!enrollments.markUsed(pairing.id, now, deviceId)) throw used();
-      const ok = devices.insert({
+    await tx(async () => {
+      if (!await enrollments.markUsed(pairing.id, now, deviceId)) throw used();
+      const ok = await devices.insert({
         id: deviceId, user_id: user.id, name, public_jwk: jwk, jwk_thumbprint: thumbprint, totp_secret: secret, totp_last_step: null,
         current_refresh_jti: jti, state: 'paired', created_at: now, last_seen_at: now, revoked_at: null,
       });
@@ -147,7 +147,7 @@ export class EnrollmentService {
       body: 'It can now approve your sign-ins. If this was not you, revoke it in your account settings.',
       payload: { device_id: deviceId }, idempotency_key: `device_paired:${deviceId}`,
     });
-    this.deps.signIns?.record({ user_id: user.id, email: user.email, method: 'mobile', issuer: settings.issuer, client_id: null });
+    await this.deps.signIns?.record({ user_id: user.id, email: user.email, method: 'mobile', issuer: settings.issuer, client_id: null });
     return {
       device_id: deviceId, user: { id: user.id, email: user.email, name: user.display_name },
       ...pair, token_type: 'Bearer', totp: { secret, ...TOTP_PARAMS }, api_base: settings.publicUrl,
@@ -167,13 +167,13 @@ export class EnrollmentService {
     } catch (err) {
       if (err instanceof errors.JWTExpired) {
         // The signature was good (jose checks it first): a spent pairing answers "used" even when late.
-        const late = typeof err.payload.jti === 'string' ? enrollments.byId(err.payload.jti) : null;
+        const late = typeof err.payload.jti === 'string' ? await enrollments.byId(err.payload.jti) : null;
         throw late?.used_at != null ? used() : expired();
       }
       if (err instanceof errors.JOSEError) throw tokenInvalid();
       throw err;
     }
-    const pairing = enrollments.byId(payload.jti!);
+    const pairing = await enrollments.byId(payload.jti!);
     if (!pairing || pairing.user_id !== payload.sub || pairing.nonce !== (payload as { nonce?: unknown }).nonce) throw tokenInvalid();
     if (pairing.used_at !== null) throw used();
     if (pairing.expires_at <= clock()) throw expired();

@@ -30,20 +30,20 @@ export class HandoffService {
   constructor(private readonly deps: HandoffDeps) {}
 
   /** True while an unspent handoff exists. */
-  pending(): boolean {
-    return this.deps.handoffs.pending() !== null;
+  async pending(): Promise<boolean> {
+    return (await this.deps.handoffs.pending()) !== null;
   }
 
   /**
    * Replace any unspent handoff with a new one for `userId` and write the file (mode 0600).
    * The returned id is a secret: callers must not log it.
    */
-  issue(userId: string): string {
+  async issue(userId: string): Promise<string> {
     const id = randomUUID();
     const now = this.deps.clock();
-    this.deps.tx(() => {
-      this.deps.handoffs.spendAll(now);
-      this.deps.handoffs.insert({ id_hash: sha256Hex(id), user_id: userId, created_at: now });
+    await this.deps.tx(async () => {
+      await this.deps.handoffs.spendAll(now);
+      await this.deps.handoffs.insert({ id_hash: sha256Hex(id), user_id: userId, created_at: now });
     });
     this.deps.file.write({ handoff_id: id, created_at: new Date(now).toISOString() });
     return id;
@@ -54,14 +54,14 @@ export class HandoffService {
    * @throws DomainError `handoff_invalid` (unknown or spent), `account_disabled`.
    */
   async exchange(handoffId: string, clientIp: string | null = null): Promise<TokenResponse> {
-    const userId = this.deps.tx(() => this.deps.handoffs.spend(sha256Hex(handoffId), this.deps.clock()));
+    const userId = await this.deps.tx(async () => this.deps.handoffs.spend(sha256Hex(handoffId), this.deps.clock()));
     if (userId === null) throw new DomainError('handoff_invalid', 'installer handoff id is invalid or already used');
     this.deps.file.remove();
-    const user = this.deps.users.byId(userId);
+    const user = await this.deps.users.byId(userId);
     if (!user) throw new DomainError('handoff_invalid', 'installer handoff id is invalid or already used');
     if (user.disabled) throw accountDisabled();
     const tokens = await this.deps.tokens.issue(user);
-    this.deps.signIns?.record({ user_id: user.id, email: user.email, method: 'installer_handoff', client_ip: clientIp });
+    await this.deps.signIns?.record({ user_id: user.id, email: user.email, method: 'installer_handoff', client_ip: clientIp });
     return tokens;
   }
 }

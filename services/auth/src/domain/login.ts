@@ -80,7 +80,7 @@ export class LoginService {
   async login(username: string, password: string, ip: string, via: SignInVia = {}): Promise<TokenResponse> {
     const user = await this.authenticate(username, password, ip);
     const tokens = await this.deps.tokens.issue(user);
-    this.signedIn(user, ip, via);
+    await this.signedIn(user, ip, via);
     return tokens;
   }
 
@@ -89,9 +89,9 @@ export class LoginService {
    * issues its own tokens) to the sign-in log (issue 15 item 5): method `directory` for directory
    * accounts, else `via.method` or `password`; held there until a second factor when one follows.
    */
-  signedIn(user: Pick<UserRecord, 'id' | 'email'>, ip: string, via: SignInVia = {}): void {
-    const directory = this.deps.directory?.accounts.get(user.id) ? 'directory' : null;
-    this.deps.signIns?.passed({
+  async signedIn(user: Pick<UserRecord, 'id' | 'email'>, ip: string, via: SignInVia = {}): Promise<void> {
+    const directory = (await this.deps.directory?.accounts.get(user.id)) ? 'directory' : null;
+    await this.deps.signIns?.passed({
       user_id: user.id, email: user.email, method: directory ?? via.method ?? 'password',
       client_id: via.client_id ?? null, issuer: via.issuer ?? null, client_ip: ip,
     });
@@ -102,9 +102,9 @@ export class LoginService {
    * rule of `authenticate`: directory configured, and no local account with a password). Nothing is
    * counted. Issue 15 item 1: the IdP's password grant leaves these to `login` (issuer `/auth`).
    */
-  viaDirectory(username: string): boolean {
+  async viaDirectory(username: string): Promise<boolean> {
     if (!this.deps.directory) return false;
-    const local = this.deps.users.byEmail(username.trim().toLowerCase());
+    const local = await this.deps.users.byEmail(username.trim().toLowerCase());
     return !local || local.password_hash === null;
   }
 
@@ -118,28 +118,29 @@ export class LoginService {
     if (!settings.passwordLoginEnabled) throw new DomainError('password_login_disabled', 'password login is disabled');
     const account = username.trim().toLowerCase();
     const source = sourceKey(ip);
-    const attempt = tx(() => {
+    const attempt = await tx(async (): Promise<{ blocked: number } | { id: number }> => {
+      await throttle.lockSource(source);
       const now = clock();
-      const retry = this.blockedUntil(account, source, now);
+      const retry = await this.blockedUntil(account, source, now);
       if (retry !== null) return { blocked: Math.max(1, Math.ceil((retry - now) / 1000)) };
-      throttle.put(account, source, afterFailure(throttle.get(account, source), now, this.policy));
-      return { id: failures.record(account, source, now) };
+      await throttle.put(account, source, afterFailure(await throttle.get(account, source), now, this.policy));
+      return { id: await failures.record(account, source, now) };
     });
     if ('blocked' in attempt) {
       throw new DomainError('login_throttled', 'too many failed logins; try again later', { headers: { 'retry-after': String(attempt.blocked) } });
     }
-    const local = users.byEmail(account);
+    const local = await users.byEmail(account);
     if (this.deps.directory && (!local || local.password_hash === null)) return this.directoryLogin(username.trim(), password, account, source, attempt.id);
     const user = local;
     const ok = await hasher.verify(password, user?.password_hash ?? null);
     if (!user || !ok) throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
     // A correct password: this source's attempts on the account were not guesses.
-    this.forgetAttempt(account, source, attempt.id);
+    await this.forgetAttempt(account, source, attempt.id);
     if (user.disabled) throw accountDisabled();
     if (hasher.needsRehash(user.password_hash!)) {
       const rehashed = await hasher.hash(password);
-      const fresh = users.byId(user.id);
-      if (fresh && fresh.password_hash === user.password_hash) users.save({ ...fresh, password_hash: rehashed });
+      const fresh = await users.byId(user.id);
+      if (fresh && fresh.password_hash === user.password_hash) await users.save({ ...fresh, password_hash: rehashed });
     }
     return user;
   }
@@ -156,20 +157,20 @@ export class LoginService {
     const answer = await port.verify(username, password);
     if (answer.kind === 'unavailable') throw new DomainError('directory_unavailable', 'the corporate directory is unavailable; try again later');
     if (answer.kind !== 'ok') throw new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
-    this.forgetAttempt(account, source, attemptId);
+    await this.forgetAttempt(account, source, attemptId);
     const now = new Date(this.deps.clock()).toISOString();
-    const user = this.deps.tx(() => provisionDirectoryAccount(this.deps.users, accounts, answer.identity, groupRoleMap, now));
+    const user = await this.deps.tx(() => provisionDirectoryAccount(this.deps.users, accounts, answer.identity, groupRoleMap, now));
     if (user.disabled) throw accountDisabled();
     return user;
   }
 
   /** A correct password: this source's attempts on the account were not guesses. */
-  private forgetAttempt(account: string, source: string, attemptId: number): void {
+  private async forgetAttempt(account: string, source: string, attemptId: number): Promise<void> {
     const { failures, throttle, tx } = this.deps;
-    tx(() => {
-      failures.remove(attemptId);
-      failures.clearPair(account, source);
-      throttle.clear(account, source);
+    await tx(async () => {
+      await failures.remove(attemptId);
+      await failures.clearPair(account, source);
+      await throttle.clear(account, source);
     });
   }
 
@@ -177,11 +178,11 @@ export class LoginService {
    * When `account` from `source` (a `sourceKey`) is throttled at `now` (Unix ms): the time (Unix
    * ms) it may retry, the later of the pair's delay and the source's cap; else null.
    */
-  blockedUntil(account: string, source: string, now: number): number | null {
+  async blockedUntil(account: string, source: string, now: number): Promise<number | null> {
     const { settings, failures, throttle } = this.deps;
     const windowMs = settings.loginThrottleWindowSeconds * 1000;
-    const pair = retryAt(throttle.get(account, source), now, this.policy);
-    const spray = failures.ipStats(source, now - windowMs, settings.loginMaxFailuresPerIp).blockingAt;
+    const pair = retryAt(await throttle.get(account, source), now, this.policy);
+    const spray = (await failures.ipStats(source, now - windowMs, settings.loginMaxFailuresPerIp)).blockingAt;
     const times = [pair, spray === null ? null : spray + windowMs].filter((t): t is number => t !== null);
     return times.length ? Math.max(...times) : null;
   }
@@ -190,8 +191,8 @@ export class LoginService {
    * Forget throttle state that no longer matters at `now` (Unix ms): per-source rows older than the
    * window, pairs quiet for longer than the largest delay plus the window. @returns rows deleted.
    */
-  prune(now: number): number {
+  async prune(now: number): Promise<number> {
     const windowMs = this.deps.settings.loginThrottleWindowSeconds * 1000;
-    return this.deps.failures.prune(now - windowMs) + this.deps.throttle.prune(now - this.policy.maxDelayMs - this.policy.forgetAfterMs);
+    return (await this.deps.failures.prune(now - windowMs)) + await this.deps.throttle.prune(now - this.policy.maxDelayMs - this.policy.forgetAfterMs);
   }
 }

@@ -73,17 +73,17 @@ export class MobileTokenService {
    */
   async refresh(presented: string): Promise<TokenResponse> {
     const claims = await this.verify(presented);
-    const device = this.deps.devices.byId(claims.did);
+    const device = await this.deps.devices.byId(claims.did);
     if (!device || device.user_id !== claims.sub) throw refreshInvalid();
     if (device.state !== 'paired') throw new DomainError('device_revoked', 'this device was revoked; pair it again');
-    const user = this.deps.users.byId(device.user_id);
+    const user = await this.deps.users.byId(device.user_id);
     if (!user) throw refreshInvalid();
     if (user.disabled) throw accountDisabled();
     const next = this.newJti();
-    // Sign first (async), then swap in one synchronous step: the swap alone decides who wins.
+    // Sign first, then swap in one statement (compare-and-swap): the swap alone decides who wins.
     const pair = await this.mint(user, device.id, next);
-    if (this.deps.devices.swapRefresh(device.id, claims.jti, next)) return pair;
-    this.deps.deviceService.revoke(device, device.user_id, 'refresh_reused');
+    if (await this.deps.devices.swapRefresh(device.id, claims.jti, next)) return pair;
+    await this.deps.deviceService.revoke(device, device.user_id, 'refresh_reused');
     throw new DomainError('refresh_token_reused', 'this refresh token was already used; the device has been revoked, pair it again');
   }
 

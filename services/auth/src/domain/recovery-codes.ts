@@ -49,25 +49,25 @@ export class RecoveryCodeService {
    * A new set of ten for `userId`, replacing any earlier set (audited without the codes).
    * @throws DomainError `forbidden` when `userId` is not a local account.
    */
-  generate(userId: string): RecoveryCodes {
-    if (!this.deps.users.byId(userId)) throw new DomainError('forbidden', 'only local accounts have recovery codes');
+  async generate(userId: string): Promise<RecoveryCodes> {
+    if (!await this.deps.users.byId(userId)) throw new DomainError('forbidden', 'only local accounts have recovery codes');
     const codes = new Set<string>();
     while (codes.size < RECOVERY_CODE_COUNT) codes.add(newRecoveryCode());
     const list = [...codes];
-    this.deps.codes.replace(userId, list.map((c) => recoveryCodeHash(normaliseRecoveryCode(c)!)), this.deps.clock());
+    await this.deps.codes.replace(userId, list.map((c) => recoveryCodeHash(normaliseRecoveryCode(c)!)), this.deps.clock());
     this.deps.events.audit({ action: 'auth.recovery_codes.generated', user_id: userId, resource_type: 'recovery_codes', resource_id: userId, detail: { count: list.length } });
     return { codes: list };
   }
 
   /** Unused codes left and when the set was made (RFC 3339, or null when none). */
-  status(userId: string): RecoveryCodesStatus {
-    const s = this.deps.codes.status(userId);
+  async status(userId: string): Promise<RecoveryCodesStatus> {
+    const s = await this.deps.codes.status(userId);
     return { remaining: s.remaining, created_at: s.created_at === null ? null : new Date(s.created_at).toISOString() };
   }
 
   /** Spend `typed` if it is an unused code of `userId`. @returns true when spent now. */
-  spend(userId: string, typed: string): boolean {
+  async spend(userId: string, typed: string): Promise<boolean> {
     const n = normaliseRecoveryCode(typed);
-    return n !== null && this.deps.codes.use(userId, recoveryCodeHash(n), this.deps.clock());
+    return n !== null && await this.deps.codes.use(userId, recoveryCodeHash(n), this.deps.clock());
   }
 }

@@ -38,21 +38,21 @@ export class RevocationService {
    * Revocations with `seq` above `after` that still matter, oldest first, at most `limit`
    * (1..`REVOCATION_PAGE_MAX`).
    */
-  feed(after: number, limit: number = REVOCATION_PAGE_MAX): RevocationFeed {
+  async feed(after: number, limit: number = REVOCATION_PAGE_MAX): Promise<RevocationFeed> {
     const { revocations, clock, settings } = this.deps;
     const n = Math.min(Math.max(1, Math.floor(limit)), REVOCATION_PAGE_MAX);
     const since = clock() - this.keepSeconds * 1000;
     return {
       issuer: settings.issuer,
-      latest: revocations.latest(),
+      latest: await revocations.latest(),
       keep_seconds: this.keepSeconds,
-      items: revocations.after(Math.max(0, Math.floor(after)), since, n)
+      items: (await revocations.after(Math.max(0, Math.floor(after)), since, n))
         .map((r) => ({ seq: r.seq, sub: r.subject, sid: r.session_id, revoked_at: r.revoked_at })),
     };
   }
 
   /** Delete revocations no token can be concerned by any more. @returns rows deleted. */
-  prune(now: number = this.deps.clock()): number {
+  async prune(now: number = this.deps.clock()): Promise<number> {
     return this.deps.revocations.prune(now - this.keepSeconds * 1000);
   }
 }

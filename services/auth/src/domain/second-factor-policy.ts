@@ -21,19 +21,19 @@ export class PolicyService {
   constructor(private readonly deps: PolicyDeps) {}
 
   /** The effective policy and where it comes from. */
-  get(): SecondFactorPolicy {
-    const row = this.deps.policy.get();
+  async get(): Promise<SecondFactorPolicy> {
+    const row = await this.deps.policy.get();
     return row ? { enforced: row.enforced, source: 'admin' } : { enforced: this.deps.envDefault, source: 'env' };
   }
 
   /** Set the policy on behalf of admin `adminId`. @returns the effective policy. */
-  set(enforced: boolean, adminId: string): SecondFactorPolicy {
-    this.deps.policy.set(enforced, this.deps.clock(), adminId);
+  async set(enforced: boolean, adminId: string): Promise<SecondFactorPolicy> {
+    await this.deps.policy.set(enforced, this.deps.clock(), adminId);
     return this.get();
   }
 
   /** True when `user` must have a second factor by policy (on, and not an admin). */
-  enforcedFor(user: Pick<UserRecord, 'roles'>): boolean {
-    return this.get().enforced && !user.roles.includes('admin');
+  async enforcedFor(user: Pick<UserRecord, 'roles'>): Promise<boolean> {
+    return (await this.get()).enforced && !user.roles.includes('admin');
   }
 }

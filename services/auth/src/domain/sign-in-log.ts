@@ -14,6 +14,7 @@
  *
  * Recording never throws: a failed write is logged and the sign-in goes on.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import { clampLimit, pageFromRows, requireCursor } from '../../../shared/http/pagination.js';
 import { SIGN_INS_PAGE, SIGN_IN_COUNT_DAYS, SIGN_IN_KEEP_DAYS, type SignInPage } from '../contracts/sign-ins.js';
 import type { Clock } from './ports.js';
@@ -74,13 +75,13 @@ export interface SignInPosition { at: number; id: number }
 
 /** The `sign_ins` table (migrations/auth/0007_sign_ins.sql). */
 export interface SignInStore {
-  insert(r: Omit<SignInRecord, 'id'>): void;
+  insert(r: Omit<SignInRecord, 'id'>): Awaitable<void>;
   /** Up to `limit` rows older than `before` (or the newest when null), newest first. */
-  page(before: SignInPosition | null, limit: number): SignInRecord[];
+  page(before: SignInPosition | null, limit: number): Awaitable<SignInRecord[]>;
   /** Count per method since `since` (Unix ms). */
-  countsByMethod(since: number): Array<{ method: string; count: number }>;
+  countsByMethod(since: number): Awaitable<Array<{ method: string; count: number }>>;
   /** Delete rows older than `before` (Unix ms). @returns rows deleted. */
-  prune(before: number): number;
+  prune(before: number): Awaitable<number>;
 }
 
 /** Dependencies of `SignInLog`. */
@@ -88,7 +89,7 @@ export interface SignInLogDeps {
   store: SignInStore;
   clock: Clock;
   /** Whether the user's sign-in goes on to a second factor (the login challenges' `required`). */
-  secondFactorRequired: (userId: string) => boolean;
+  secondFactorRequired: (userId: string) => Awaitable<boolean>;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -102,9 +103,9 @@ export class SignInLog {
   constructor(private readonly deps: SignInLogDeps) {}
 
   /** Record a completed sign-in now. Never throws. */
-  record(e: SignInEvent): void {
+  async record(e: SignInEvent): Promise<void> {
     try {
-      this.deps.store.insert({
+      await this.deps.store.insert({
         at: this.deps.clock(), user_id: e.user_id, email: e.email ?? null, method: e.method, second_factor: e.second_factor ?? null,
         issuer: e.issuer ?? null, client_id: e.client_id ?? null, client_ip: e.client_ip ?? null,
       });
@@ -114,37 +115,37 @@ export class SignInLog {
   }
 
   /** The first factor passed: record now, or hold until the second factor (see the header). Never throws. */
-  passed(e: SignInEvent): void {
+  async passed(e: SignInEvent): Promise<void> {
     let required = false;
-    try { required = this.deps.secondFactorRequired(e.user_id); } catch { required = false; }
-    if (!required) { this.record(e); return; }
+    try { required = await this.deps.secondFactorRequired(e.user_id); } catch { required = false; }
+    if (!required) { await this.record(e); return; }
     const now = this.deps.clock();
     for (const [k, v] of this.held) if (v.at + HOLD_MS <= now) this.held.delete(k);
     this.held.set(e.user_id, { e, at: now });
   }
 
   /** A login challenge of `userId` was released with `how`: record the held first factor, if any. */
-  secondFactorPassed(userId: string, how: SignInSecondFactor): void {
+  async secondFactorPassed(userId: string, how: SignInSecondFactor): Promise<void> {
     const h = this.held.get(userId);
     if (!h) return;
     this.held.delete(userId);
     if (h.at + HOLD_MS <= this.deps.clock()) return;
-    this.record({ ...h.e, second_factor: how });
+    await this.record({ ...h.e, second_factor: how });
   }
 
   /**
    * A page of the log, newest first, with the count per method over the last `SIGN_IN_COUNT_DAYS`.
    * @throws DomainError `invalid_request` (400) for a cursor this service did not issue.
    */
-  page(cursor: string | null, limit: number | undefined): SignInPage {
+  async page(cursor: string | null, limit: number | undefined): Promise<SignInPage> {
     const n = clampLimit(limit, SIGN_INS_PAGE);
     const before = cursor ? requireCursor(cursor, isPosition) : null;
-    const rows = this.deps.store.page(before, n + 1);
+    const rows = await this.deps.store.page(before, n + 1);
     const page = pageFromRows(rows, n, (r) => ({ at: r.at, id: r.id }));
     const since = this.deps.clock() - SIGN_IN_COUNT_DAYS * DAY_MS;
     const out: SignInPage = {
       items: page.items.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
-      counts: this.deps.store.countsByMethod(since),
+      counts: await this.deps.store.countsByMethod(since),
       counts_since: new Date(since).toISOString(),
     };
     if (page.next_cursor) out.next_cursor = page.next_cursor;
@@ -152,7 +153,7 @@ export class SignInLog {
   }
 
   /** Delete rows older than `SIGN_IN_KEEP_DAYS` at `now` (Unix ms). @returns rows deleted. */
-  prune(now: number): number {
+  async prune(now: number): Promise<number> {
     return this.deps.store.prune(now - SIGN_IN_KEEP_DAYS * DAY_MS);
   }
 }

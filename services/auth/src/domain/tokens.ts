@@ -11,6 +11,7 @@ import { SignJWT, type importJWK, type JWK } from 'jose';
 import { monotonicFactory } from 'ulid';
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { AccessTokenClaims, TokenResponse } from '../contracts.js';
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { Clock, RefreshTokenStore, RevocationStore, Transactor, UserRecord, UserStore } from './ports.js';
 import { tokenRoles } from './roles.js';
 
@@ -52,7 +53,7 @@ export interface TokenDeps {
    */
   revocations?: RevocationStore;
   /** The `groups` claim of a user's tokens (issue 15 item 3: their directory groups); absent: `[]`. */
-  groupsOf?: (userId: string) => string[];
+  groupsOf?: (userId: string) => Awaitable<string[]>;
 }
 
 const newId = monotonicFactory();
@@ -76,7 +77,7 @@ export class TokenService {
    */
   async issue(user: UserRecord): Promise<TokenResponse> {
     const familyId = newId();
-    const refreshToken = this.deps.tx(() => this.newRefresh(user.id, familyId, this.deps.clock()));
+    const refreshToken = await this.deps.tx(() => this.newRefresh(user.id, familyId, this.deps.clock()));
     return this.respond(user, familyId, refreshToken);
   }
 
@@ -89,22 +90,22 @@ export class TokenService {
   async rotate(presented: string): Promise<TokenResponse> {
     const hash = sha256Hex(presented);
     const now = this.deps.clock();
-    const r = this.deps.tx((): Rotation => {
-      const rec = this.deps.refresh.byHash(hash);
+    const r = await this.deps.tx(async (): Promise<Rotation> => {
+      const rec = await this.deps.refresh.byHash(hash);
       if (!rec) return { kind: 'invalid' };
-      const user = this.deps.users.byId(rec.user_id);
+      const user = await this.deps.users.byId(rec.user_id);
       if (!user) return { kind: 'invalid' };
       if (user.disabled) return { kind: 'disabled' };
       if (rec.revoked_at !== null) return { kind: 'invalid' };
       if (rec.used_at !== null) {
-        this.deps.refresh.revokeFamily(rec.family_id, now);
-        this.deps.revocations?.record(rec.user_id, rec.family_id, now);
+        await this.deps.refresh.revokeFamily(rec.family_id, now);
+        await this.deps.revocations?.record(rec.user_id, rec.family_id, now);
         this.deps.onReuse?.({ user_id: rec.user_id, family_id: rec.family_id });
         return { kind: 'reused' };
       }
       if (rec.expires_at <= now) return { kind: 'invalid' };
-      if (!this.deps.refresh.markUsed(rec.jti, now)) return { kind: 'invalid' };
-      return { kind: 'ok', user, familyId: rec.family_id, refreshToken: this.newRefresh(user.id, rec.family_id, now) };
+      if (!await this.deps.refresh.markUsed(rec.jti, now)) return { kind: 'invalid' };
+      return { kind: 'ok', user, familyId: rec.family_id, refreshToken: await this.newRefresh(user.id, rec.family_id, now) };
     });
     switch (r.kind) {
       case 'ok': return this.respond(r.user, r.familyId, r.refreshToken);
@@ -118,10 +119,10 @@ export class TokenService {
    * Revoke every refresh family of a user (disable, password change) and record the revocation, so
    * the gateway refuses the user's access tokens issued until now. @returns refresh tokens revoked.
    */
-  revokeUser(userId: string): number {
+  async revokeUser(userId: string): Promise<number> {
     const now = this.deps.clock();
-    return this.deps.tx(() => {
-      this.deps.revocations?.record(userId, null, now);
+    return this.deps.tx(async () => {
+      await this.deps.revocations?.record(userId, null, now);
       return this.deps.refresh.revokeUser(userId, now);
     });
   }
@@ -143,7 +144,7 @@ export class TokenService {
       email: user.email,
       name: user.display_name,
       realm_access: { roles: tokenRoles(user.roles) },
-      groups: this.deps.groupsOf?.(user.id) ?? [],
+      groups: (await this.deps.groupsOf?.(user.id)) ?? [],
       auth_method: mobileDeviceId === undefined ? 'password' : 'mobile',
       sid,
       iat,
@@ -157,9 +158,9 @@ export class TokenService {
     return { token, claims };
   }
 
-  private newRefresh(userId: string, familyId: string, now: number): string {
+  private async newRefresh(userId: string, familyId: string, now: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    this.deps.refresh.insert({
+    await this.deps.refresh.insert({
       jti: newId(), token_hash: sha256Hex(token), family_id: familyId, user_id: userId,
       issued_at: now, expires_at: now + this.deps.settings.refreshTokenTtlSeconds * 1000, used_at: null, revoked_at: null,
     });

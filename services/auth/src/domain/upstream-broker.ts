@@ -18,8 +18,9 @@
  *   linked silently: `upstream_account_conflict` (409), whatever `email_verified` says (an upstream
  *   admin could assert any address; taking over a password account must not be one claim away).
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import { monotonicFactory } from 'ulid';
-import type { Transactor } from '../../../shared/db/store.js';
+import type { Transactor } from './ports.js';
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import {
   BROKER_STATE_TTL_MS, IDP_PREFIX, brokerCallbackPath,
@@ -49,13 +50,13 @@ export interface UpstreamIdpRecord {
 /** `upstream_idps`. */
 export interface UpstreamIdpStore {
   /** @returns false when the alias is taken. */
-  insert(rec: UpstreamIdpRecord): boolean;
-  save(rec: UpstreamIdpRecord): void;
-  get(alias: string): UpstreamIdpRecord | null;
+  insert(rec: UpstreamIdpRecord): Awaitable<boolean>;
+  save(rec: UpstreamIdpRecord): Awaitable<void>;
+  get(alias: string): Awaitable<UpstreamIdpRecord | null>;
   /** Ordered by alias. */
-  list(): UpstreamIdpRecord[];
+  list(): Awaitable<UpstreamIdpRecord[]>;
   /** @returns false when there was none. */
-  remove(alias: string): boolean;
+  remove(alias: string): Awaitable<boolean>;
 }
 
 /** A link from an upstream identity to a local account. */
@@ -74,10 +75,10 @@ export interface UpstreamLinkRecord {
 /** `upstream_links`. */
 export interface UpstreamLinkStore {
   /** Insert, or update alias, preferred_username, groups and last_login_at. */
-  put(rec: UpstreamLinkRecord): void;
-  get(iss: string, sub: string): UpstreamLinkRecord | null;
+  put(rec: UpstreamLinkRecord): Awaitable<void>;
+  get(iss: string, sub: string): Awaitable<UpstreamLinkRecord | null>;
   /** Most recent sign-in first. */
-  byUser(userId: string): UpstreamLinkRecord[];
+  byUser(userId: string): Awaitable<UpstreamLinkRecord[]>;
 }
 
 /** A pending brokered sign-in. */
@@ -95,11 +96,11 @@ export interface BrokerStateRecord {
 
 /** `upstream_broker_states`. */
 export interface BrokerStateStore {
-  insert(rec: BrokerStateRecord): void;
+  insert(rec: BrokerStateRecord): Awaitable<void>;
   /** Mark the state used and answer it; null when unknown or already used. */
-  take(state: string, now: number): BrokerStateRecord | null;
+  take(state: string, now: number): Awaitable<BrokerStateRecord | null>;
   /** Delete states that expired before `before` (unix ms). */
-  prune(before: number): void;
+  prune(before: number): Awaitable<void>;
 }
 
 /** Seals client secrets at rest (`context` is bound: the alias). */
@@ -170,18 +171,18 @@ export class UpstreamBroker implements UpstreamBrokerPort {
   /** `{publicUrl}/idp/realms/svc/broker/{alias}/callback`. */
   redirectUri(alias: string): string { return `${this.d.publicUrl}${brokerCallbackPath(alias)}`; }
 
-  list(): PublicUpstreamIdp[] {
-    return this.d.idps.list().filter((i) => i.enabled).map((i) => ({
+  async list(): Promise<PublicUpstreamIdp[]> {
+    return (await this.d.idps.list()).filter((i) => i.enabled).map((i) => ({
       alias: i.alias, display_name: i.display_name ?? i.alias, issuer: i.issuer,
       login_path: `${IDP_PREFIX}/broker/${encodeURIComponent(i.alias)}/login`,
     }));
   }
 
   /** Every upstream IdP, sanitised (admin). */
-  adminList(): UpstreamIdpView[] { return this.d.idps.list().map((i) => this.view(i)); }
+  async adminList(): Promise<UpstreamIdpView[]> { return (await this.d.idps.list()).map((i) => this.view(i)); }
 
   /** One upstream IdP, sanitised. @throws `idp_not_found`. */
-  adminGet(alias: string): UpstreamIdpView { return this.view(this.must(alias)); }
+  async adminGet(alias: string): Promise<UpstreamIdpView> { return this.view(await this.must(alias)); }
 
   /** Register an upstream IdP. @throws `idp_exists`, `issuer_invalid`, `url_not_allowed`. */
   async create(body: CreateUpstreamIdp): Promise<UpstreamIdpView> {
@@ -193,7 +194,7 @@ export class UpstreamBroker implements UpstreamBrokerPort {
       scopes: withOpenid(body.scopes), claims: { ...body.claims }, display_name: body.display_name ?? null, enabled: true,
       created_at: now, updated_at: now,
     };
-    if (!this.d.idps.insert(rec)) throw new DomainError('idp_exists', `an upstream IdP with alias "${body.alias}" exists`);
+    if (!await this.d.idps.insert(rec)) throw new DomainError('idp_exists', `an upstream IdP with alias "${body.alias}" exists`);
     return this.view(rec);
   }
 
@@ -201,25 +202,25 @@ export class UpstreamBroker implements UpstreamBrokerPort {
   async update(alias: string, body: UpdateUpstreamIdp): Promise<UpstreamIdpView> {
     const issuer = body.issuer.trim();
     await this.d.oidc.checkIssuer(issuer);
-    const cur = this.must(alias);
+    const cur = await this.must(alias);
     const rec: UpstreamIdpRecord = {
       ...cur, issuer, client_id: body.client_id, scopes: withOpenid(body.scopes), claims: { ...body.claims },
       display_name: body.display_name ?? cur.display_name, enabled: body.enabled ?? cur.enabled,
       client_secret_enc: body.client_secret !== undefined ? this.d.sealer.seal(body.client_secret, alias) : cur.client_secret_enc,
       updated_at: new Date(this.d.clock()).toISOString(),
     };
-    this.d.idps.save(rec);
+    await this.d.idps.save(rec);
     return this.view(rec);
   }
 
   /** Remove an upstream IdP (links stay, so re-adding the same issuer finds the same accounts). @throws `idp_not_found`. */
-  remove(alias: string): void {
-    if (!this.d.idps.remove(alias)) throw new DomainError('idp_not_found', `no upstream IdP "${alias}"`);
+  async remove(alias: string): Promise<void> {
+    if (!await this.d.idps.remove(alias)) throw new DomainError('idp_not_found', `no upstream IdP "${alias}"`);
   }
 
   /** Fetch and check the upstream's discovery document. @throws `idp_not_found`. */
   async test(alias: string): Promise<UpstreamIdpTestResult> {
-    const rec = this.must(alias);
+    const rec = await this.must(alias);
     try {
       const m = await this.d.oidc.metadata(this.settings(rec));
       return { ok: true, issuer: m.issuer, authorization_endpoint: m.authorization_endpoint, token_endpoint: m.token_endpoint };
@@ -230,45 +231,45 @@ export class UpstreamBroker implements UpstreamBrokerPort {
   }
 
   async start(alias: string, interactionUid: string): Promise<string> {
-    const rec = this.d.idps.get(alias);
+    const rec = await this.d.idps.get(alias);
     if (!rec || !rec.enabled) throw new DomainError('idp_not_found', `no upstream IdP "${alias}"`);
     const checks = this.d.oidc.newChecks();
     const url = await this.d.oidc.authorizationUrl(this.settings(rec), { ...checks, redirect_uri: this.redirectUri(alias), scope: rec.scopes.join(' ') });
-    this.d.states.insert({ ...checks, interaction_uid: interactionUid, alias, expires_at: this.d.clock() + BROKER_STATE_TTL_MS, used_at: null });
+    await this.d.states.insert({ ...checks, interaction_uid: interactionUid, alias, expires_at: this.d.clock() + BROKER_STATE_TTL_MS, used_at: null });
     return url;
   }
 
   async finish(alias: string, callbackUrl: URL): Promise<{ interactionUid: string; identity: BrokeredIdentity }> {
     const state = callbackUrl.searchParams.get('state');
     const now = this.d.clock();
-    const pending = state ? this.d.states.take(state, now) : null;
+    const pending = state ? await this.d.states.take(state, now) : null;
     if (!pending || pending.alias !== alias || pending.expires_at <= now) {
       throw new DomainError('state_invalid', 'this sign-in link is invalid, used or expired; start the sign-in again');
     }
-    const rec = this.d.idps.get(alias);
+    const rec = await this.d.idps.get(alias);
     if (!rec || !rec.enabled) throw new DomainError('idp_not_found', `no upstream IdP "${alias}"`);
     // The redirect URI is the public one, whatever host the callback reached this service on.
     const url = new URL(this.redirectUri(alias));
     url.search = callbackUrl.search;
     const claims = await this.d.oidc.redeem(this.settings(rec), url, pending);
-    const identity = this.d.tx(() => this.link(rec, claims));
+    const identity = await this.d.tx(() => this.link(rec, claims));
     return { interactionUid: pending.interaction_uid, identity };
   }
 
   /** The mapped groups of a brokered account at its last sign-in (the `groups` claim), or []. */
-  groupsOf(userId: string): string[] { return this.d.links.byUser(userId)[0]?.groups ?? []; }
+  async groupsOf(userId: string): Promise<string[]> { return (await this.d.links.byUser(userId))[0]?.groups ?? []; }
 
   /** The upstream identity an account last signed in with, or null (for the token claims). */
-  upstreamOf(userId: string): Omit<BrokeredIdentity, 'accountId'> | null {
-    const l = this.d.links.byUser(userId)[0];
+  async upstreamOf(userId: string): Promise<Omit<BrokeredIdentity, 'accountId'> | null> {
+    const l = (await this.d.links.byUser(userId))[0];
     if (!l) return null;
     return { upstream_iss: l.upstream_iss, upstream_sub: l.upstream_sub, ...(l.preferred_username ? { upstream_preferred_username: l.preferred_username } : {}) };
   }
 
   /** Delete pending states that expired before `now` (unix ms). */
-  prune(now: number): void { this.d.states.prune(now); }
+  async prune(now: number): Promise<void> { await this.d.states.prune(now); }
 
-  private link(rec: UpstreamIdpRecord, claims: Record<string, unknown>): BrokeredIdentity {
+  private async link(rec: UpstreamIdpRecord, claims: Record<string, unknown>): Promise<BrokeredIdentity> {
     const iss = str(claims['iss']) ?? rec.issuer;
     const sub = str(claims['sub']);
     if (!sub) throw new DomainError('upstream_rejected', 'the upstream identity has no subject');
@@ -276,33 +277,33 @@ export class UpstreamBroker implements UpstreamBrokerPort {
     const groups = groupsOf(claims[rec.claims.groups]);
     const roles = directoryRoles(groups, this.d.groupRoleMap);
     const nowIso = new Date(this.d.clock()).toISOString();
-    const existing = this.d.links.get(iss, sub);
-    let user: UserRecord | null = existing ? this.d.users.byId(existing.user_id) : null;
+    const existing = await this.d.links.get(iss, sub);
+    let user: UserRecord | null = existing ? await this.d.users.byId(existing.user_id) : null;
     const email = str(claims[rec.claims.email])?.toLowerCase() ?? null;
     const name = (str(claims[rec.claims.name]) ?? preferred ?? email ?? sub).slice(0, LIMITS.displayNameMax);
     if (user) {
       if (user.disabled) throw new DomainError('account_disabled', 'this account is disabled');
       user = { ...user, display_name: name, roles, updated_at: nowIso };
-      this.d.users.save(user);
+      await this.d.users.save(user);
     } else {
       if (!email || email.length > LIMITS.emailMax || !/^[^\s@]+@[^\s@]+$/.test(email)) {
         throw new DomainError('upstream_email_missing', `the company sign-in gave no email address (claim "${rec.claims.email}"); ask its administrator to release it`);
       }
-      if (this.d.users.byEmail(email)) {
+      if (await this.d.users.byEmail(email)) {
         throw new DomainError('upstream_account_conflict', 'an account with this email already exists here; sign in with it, or ask an administrator');
       }
       user = { id: newId(), email, display_name: name, password_hash: null, roles, disabled: false, created_at: nowIso, updated_at: nowIso };
-      if (!this.d.users.insert(user)) throw new DomainError('upstream_account_conflict', 'the account was created concurrently; sign in again');
+      if (!await this.d.users.insert(user)) throw new DomainError('upstream_account_conflict', 'the account was created concurrently; sign in again');
     }
-    this.d.links.put({
+    await this.d.links.put({
       upstream_iss: iss, upstream_sub: sub, user_id: user.id, alias: rec.alias, preferred_username: preferred, groups,
       created_at: existing?.created_at ?? nowIso, last_login_at: nowIso,
     });
     return { accountId: user.id, upstream_iss: iss, upstream_sub: sub, ...(preferred ? { upstream_preferred_username: preferred } : {}) };
   }
 
-  private must(alias: string): UpstreamIdpRecord {
-    const rec = this.d.idps.get(alias);
+  private async must(alias: string): Promise<UpstreamIdpRecord> {
+    const rec = await this.d.idps.get(alias);
     if (!rec) throw new DomainError('idp_not_found', `no upstream IdP "${alias}"`);
     return rec;
   }

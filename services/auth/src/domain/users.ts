@@ -72,28 +72,28 @@ export class UserService {
     const display_name = normaliseName(input.display_name);
     const roles: string[] = assignableRoles(input.roles ?? ['user']);
     if (input.password !== undefined) checkPassword(input.password);
-    if (this.deps.users.byEmail(email)) throw userExists();
+    if (await this.deps.users.byEmail(email)) throw userExists();
     const now = new Date(this.deps.clock()).toISOString();
     const user: UserRecord = {
       id: newId(), email, display_name, roles, disabled: false, created_at: now, updated_at: now,
       password_hash: input.password === undefined ? null : await this.deps.hasher.hash(input.password),
     };
-    if (!this.deps.users.insert(user)) throw userExists();
+    if (!await this.deps.users.insert(user)) throw userExists();
     return toUserView(user);
   }
 
   /** A page of accounts ordered by id; `cursor` is the last id of the previous page. */
-  list(cursor: string | null, limit: number): UserPage {
+  async list(cursor: string | null, limit: number): Promise<UserPage> {
     const n = Math.min(Math.max(1, Math.floor(limit)), LIMITS.pageMax);
-    const rows = this.deps.users.list(cursor, n + 1);
+    const rows = await this.deps.users.list(cursor, n + 1);
     const page: UserPage = { items: rows.slice(0, n).map(toUserView) };
     if (rows.length > n) page.next_cursor = rows[n - 1]!.id;
     return page;
   }
 
   /** One account. @throws DomainError `not_found`. */
-  get(id: string): UserView {
-    return toUserView(this.record(id));
+  async get(id: string): Promise<UserView> {
+    return toUserView(await this.record(id));
   }
 
   /**
@@ -102,14 +102,14 @@ export class UserService {
    */
   async update(actorId: string, id: string, patch: UpdateUserInput): Promise<UserView> {
     if (patch.password !== undefined) checkPassword(patch.password);
-    this.merge(actorId, this.record(id), patch);
+    this.merge(actorId, await this.record(id), patch);
     const hash = patch.password === undefined ? undefined : await this.deps.hasher.hash(patch.password);
     // Re-read after the hash: merge into the latest row so a concurrent change is not lost.
-    const current = this.record(id);
+    const current = await this.record(id);
     const next = this.merge(actorId, current, patch);
     if (hash !== undefined) next.password_hash = hash;
-    this.deps.users.save(next);
-    if ((next.disabled && !current.disabled) || hash !== undefined) this.deps.tokens.revokeUser(id);
+    await this.deps.users.save(next);
+    if ((next.disabled && !current.disabled) || hash !== undefined) await this.deps.tokens.revokeUser(id);
     return toUserView(next);
   }
 
@@ -130,8 +130,8 @@ export class UserService {
    * fields (`local: false`). `roles` are the principal's effective roles in both cases.
    * @throws DomainError `account_disabled` for a disabled local account.
    */
-  profile(p: Principal, localIssuer: string): ProfileView {
-    const u = p.local_iss === localIssuer ? this.deps.users.byId(p.id) : null;
+  async profile(p: Principal, localIssuer: string): Promise<ProfileView> {
+    const u = p.local_iss === localIssuer ? await this.deps.users.byId(p.id) : null;
     if (u?.disabled) throw accountDisabled();
     return {
       id: p.id,
@@ -146,8 +146,8 @@ export class UserService {
     };
   }
 
-  private record(id: string): UserRecord {
-    const u = this.deps.users.byId(id);
+  private async record(id: string): Promise<UserRecord> {
+    const u = await this.deps.users.byId(id);
     if (!u) throw notFoundError('user not found');
     return u;
   }

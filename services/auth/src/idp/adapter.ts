@@ -1,29 +1,29 @@
 /**
  * The oidc-provider adapter over the auth store (issue 15 item 1): every model the embedded IdP
- * persists (sessions, interactions, codes, tokens, grants) lives in the auth service's SQLite
- * database (`idp_models`, SQL in store/idp-models.ts), so a restart keeps sessions and refresh tokens.
+ * persists (sessions, interactions, codes, tokens, grants) lives in the auth service's store
+ * (`idp_models`; SQLite store/idp-models.ts or PostgreSQL store/pg/idp-models.ts), so a restart keeps sessions and refresh tokens.
  *
  * oidc-provider calls `new Adapter(modelName)` per model; `idpAdapterFactory(store, clock)` returns
  * such a class bound to the store. Expiry: `expiresIn` seconds from now, enforced on every read.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { SqliteIdpModelStore } from '../store/idp-models.js';
+import type { IdpModelStore } from './model-store.js';
 
 /** The adapter constructor oidc-provider expects (`configuration.adapter`). */
 export type IdpAdapterClass = new (model: string) => Adapter;
 
 /** Build the adapter class over `store`; `clock` gives Unix ms. */
-export function idpAdapterFactory(store: SqliteIdpModelStore, clock: () => number): IdpAdapterClass {
+export function idpAdapterFactory(store: IdpModelStore, clock: () => number): IdpAdapterClass {
   const parse = (row: { payload: string; consumed_at: number | null } | null): AdapterPayload | undefined => {
     if (!row) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumed_at === null ? payload : { ...payload, consumed: row.consumed_at };
   };
-  return class SqliteIdpAdapter implements Adapter {
+  return class StoreIdpAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      store.upsert({
+      await store.upsert({
         model: this.model, id, payload: JSON.stringify(payload),
         grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
         uid: typeof payload.uid === 'string' ? payload.uid : null,
@@ -33,11 +33,11 @@ export function idpAdapterFactory(store: SqliteIdpModelStore, clock: () => numbe
       });
     }
 
-    async find(id: string): Promise<AdapterPayload | undefined> { return parse(store.find(this.model, id, clock())); }
-    async findByUid(uid: string): Promise<AdapterPayload | undefined> { return parse(store.findByUid(this.model, uid, clock())); }
-    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> { return parse(store.findByUserCode(this.model, userCode, clock())); }
-    async consume(id: string): Promise<void> { store.consume(this.model, id, Math.floor(clock() / 1000)); }
-    async destroy(id: string): Promise<void> { store.destroy(this.model, id); }
-    async revokeByGrantId(grantId: string): Promise<void> { store.revokeByGrantId(grantId); }
+    async find(id: string): Promise<AdapterPayload | undefined> { return parse(await store.find(this.model, id, clock())); }
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> { return parse(await store.findByUid(this.model, uid, clock())); }
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> { return parse(await store.findByUserCode(this.model, userCode, clock())); }
+    async consume(id: string): Promise<void> { await store.consume(this.model, id, Math.floor(clock() / 1000)); }
+    async destroy(id: string): Promise<void> { await store.destroy(this.model, id); }
+    async revokeByGrantId(grantId: string): Promise<void> { await store.revokeByGrantId(grantId); }
   };
 }

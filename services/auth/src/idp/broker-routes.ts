@@ -117,7 +117,7 @@ export const brokerRoutes: FastifyPluginAsyncTypebox<BrokerRoutesOptions> = asyn
       },
     }, { redirect: false });
     // Recorded now, or held until the second factor when one follows (sign-in-log.ts).
-    signIns?.passed({ user_id: identity.accountId, method: 'upstream_oidc', issuer: identity.upstream_iss, client_id: clientId });
+    await signIns?.passed({ user_id: identity.accountId, method: 'upstream_oidc', issuer: identity.upstream_iss, client_id: clientId });
     if (hook?.continueLogin) return hook.continueLogin(req, reply, identity.accountId, finishWith);
     return reply.redirect(await finishWith(req.raw, reply.raw), 303);
   });

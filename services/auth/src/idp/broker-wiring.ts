@@ -35,12 +35,12 @@ export function startUpstreamSso(opts: { cfg: AuthConfig; store: AuthStore; cloc
   const broker = new UpstreamBroker({
     idps: store.upstreamIdps, links: store.upstreamLinks, states: store.brokerStates, users: store.users,
     oidc: new OpenIdUpstreamClient({ dispatcher, policy: { own }, timeoutSeconds: UPSTREAM_TIMEOUT_SECONDS }),
-    sealer, tx: store.tx, clock, publicUrl: cfg.publicUrl.replace(/\/+$/, ''), groupRoleMap: cfg.groupRoleMap ?? {},
+    sealer, tx: store.txAsync, clock, publicUrl: cfg.publicUrl.replace(/\/+$/, ''), groupRoleMap: cfg.groupRoleMap ?? {},
   });
   return {
     broker,
     pruneEvery(ms) {
-      const timer = setInterval(() => { try { broker.prune(clock()); } catch { /* next round */ } }, ms);
+      const timer = setInterval(() => { broker.prune(clock()).catch(() => { /* next round */ }); }, ms);
       timer.unref();
       return () => clearInterval(timer);
     },

@@ -12,10 +12,11 @@
  * account is disabled), the grant's codes and refresh tokens stop working, as the auth service's own
  * refresh tokens do (`TokenService.revokeUser`).
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import { createHash } from 'node:crypto';
 import type { UserRecord, UserStore } from '../domain/ports.js';
 import { tokenRoles } from '../domain/roles.js';
-import type { SqliteIdpModelStore } from '../store/idp-models.js';
+import type { IdpModelStore } from './model-store.js';
 
 /** How an account signed in at the IdP (stored per grant). */
 export interface IdpLoginContext {
@@ -41,9 +42,9 @@ const LOGIN_CONTEXT_MODEL = 'LoginContext';
 /** Dependencies of `IdpClaims`. */
 export interface IdpClaimsDeps {
   users: Pick<UserStore, 'byId'>;
-  models: Pick<SqliteIdpModelStore, 'upsert' | 'find'>;
+  models: Pick<IdpModelStore, 'upsert' | 'find'>;
   /** The `groups` claim of an account (its directory groups). */
-  groupsOf: (userId: string) => string[];
+  groupsOf: (userId: string) => Awaitable<string[]>;
   clock: () => number;
 }
 
@@ -56,39 +57,39 @@ export class IdpClaims {
    * (a code or refresh token of that grant is being redeemed): also null when the account's password
    * changed since the grant's sign-in.
    */
-  account(id: string, grantId?: string): UserRecord | null {
-    const user = this.deps.users.byId(id);
+  async account(id: string, grantId?: string): Promise<UserRecord | null> {
+    const user = await this.deps.users.byId(id);
     if (!user || user.disabled) return null;
     if (grantId) {
-      const ctx = this.context(grantId);
+      const ctx = await this.context(grantId);
       if (ctx && ctx.credential !== credentialDigest(user)) return null;
     }
     return user;
   }
 
   /** True when account `id` exists and is disabled (a refused refresh answers `account_disabled`). */
-  isDisabled(id: string): boolean {
-    return this.deps.users.byId(id)?.disabled === true;
+  async isDisabled(id: string): Promise<boolean> {
+    return (await this.deps.users.byId(id))?.disabled === true;
   }
 
-  private context(grantId: string): StoredContext | null {
-    const row = this.deps.models.find(LOGIN_CONTEXT_MODEL, grantId, this.deps.clock());
+  private async context(grantId: string): Promise<StoredContext | null> {
+    const row = await this.deps.models.find(LOGIN_CONTEXT_MODEL, grantId, this.deps.clock());
     return row ? JSON.parse(row.payload) as StoredContext : null;
   }
 
   /** ID-token / userinfo claims of `user` (filtered by scope by oidc-provider). */
-  idClaims(user: UserRecord): Record<string, unknown> {
+  async idClaims(user: UserRecord): Promise<Record<string, unknown>> {
     return {
       sub: user.id, email: user.email, email_verified: false, name: user.display_name,
-      realm_access: { roles: tokenRoles(user.roles) }, groups: this.deps.groupsOf(user.id),
+      realm_access: { roles: tokenRoles(user.roles) }, groups: await this.deps.groupsOf(user.id),
     };
   }
 
   /** Remember how account `accountId` signed in for grant `grantId`, for `ttlSeconds` (the grant's lifetime). */
-  remember(grantId: string, accountId: string, ctx: IdpLoginContext, ttlSeconds: number): void {
-    const user = this.deps.users.byId(accountId);
+  async remember(grantId: string, accountId: string, ctx: IdpLoginContext, ttlSeconds: number): Promise<void> {
+    const user = await this.deps.users.byId(accountId);
     const stored: StoredContext = { ...ctx, credential: user ? credentialDigest(user) : '' };
-    this.deps.models.upsert({
+    await this.deps.models.upsert({
       model: LOGIN_CONTEXT_MODEL, id: grantId, payload: JSON.stringify(stored), grant_id: grantId, uid: null, user_code: null,
       expires_at: this.deps.clock() + ttlSeconds * 1000, consumed_at: null,
     });
@@ -98,13 +99,13 @@ export class IdpClaims {
    * The extra claims of a user access token of `accountId` in grant `grantId`; undefined when the
    * account is gone or disabled (oidc-provider then refuses to issue, since `findAccount` fails first).
    */
-  tokenClaims(accountId: string, grantId: string | undefined): Record<string, unknown> | undefined {
-    const user = this.account(accountId, grantId);
+  async tokenClaims(accountId: string, grantId: string | undefined): Promise<Record<string, unknown> | undefined> {
+    const user = await this.account(accountId, grantId);
     if (!user) return undefined;
-    const how: IdpLoginContext = (grantId ? this.context(grantId) : null) ?? { auth_method: 'password' };
+    const how: IdpLoginContext = (grantId ? await this.context(grantId) : null) ?? { auth_method: 'password' };
     const claims: Record<string, unknown> = {
       email: user.email, name: user.display_name,
-      realm_access: { roles: tokenRoles(user.roles) }, groups: this.deps.groupsOf(user.id),
+      realm_access: { roles: tokenRoles(user.roles) }, groups: await this.deps.groupsOf(user.id),
       auth_method: how.auth_method,
     };
     if (how.upstream_iss !== undefined) claims.upstream_iss = how.upstream_iss;

@@ -57,7 +57,7 @@ export async function finishLogin(provider: Provider, req: IncomingMessage, res:
     how.upstream_sub = login.upstream.sub;
     if (login.upstream.preferred_username !== undefined) how.upstream_preferred_username = login.upstream.preferred_username;
   }
-  realm.claims.remember(grantId, login.accountId, how, realm.grantTtlSeconds);
+  await realm.claims.remember(grantId, login.accountId, how, realm.grantTtlSeconds);
   const result = {
     login: { accountId: login.accountId, amr: [login.authMethod === 'password' ? 'pwd' : 'fed'], remember: true },
     consent: { grantId },

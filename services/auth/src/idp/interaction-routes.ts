@@ -29,7 +29,7 @@ import { toDataURL } from 'qrcode';
 import { DomainError, statusOf } from '../../../shared/kit/domain-error.js';
 import { AUTH_ERRORS } from '../contracts.js';
 import type { ClientHopVerifier } from '../../../shared/identity/client-hop.js';
-import { IDP_PREFIX, type UpstreamBrokerPort } from '../contracts/upstream-sso.js';
+import { IDP_PREFIX, type PublicUpstreamIdp, type UpstreamBrokerPort } from '../contracts/upstream-sso.js';
 import type { LoginChallengeCreated } from '../contracts/login-challenge.js';
 import type { ChallengeService } from '../domain/challenges.js';
 import type { LoginService } from '../domain/login.js';
@@ -138,9 +138,9 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     q.set('prompt', 'login');
     return `${IDP_PREFIX}/protocol/openid-connect/auth?${q.toString()}`;
   };
-  const upstream = () => { try { return opts.broker?.list() ?? []; } catch { return []; } };
-  const loginForm = (uid: string, extra: { username?: string; error?: string } = {}): string => loginPage({
-    uid, csrf: csrfOf(uid), upstream: upstream(), ...extra,
+  const upstream = async (): Promise<PublicUpstreamIdp[]> => { try { return (await opts.broker?.list()) ?? []; } catch { return []; } };
+  const loginForm = async (uid: string, extra: { username?: string; error?: string } = {}): Promise<string> => loginPage({
+    uid, csrf: csrfOf(uid), upstream: await upstream(), ...extra,
     ...(opts.passwordLoginEnabled ? {} : { notice: 'Password sign-in is switched off on this server.' }),
   });
   const phoneStep = async (uid: string, challenge: LoginChallengeCreated, extra: { codeMode?: boolean; codeError?: string } = {}): Promise<string> => {
@@ -164,7 +164,7 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
   if (opts.brokered) {
     opts.brokered.continueLogin = async (req, reply, userId, finishWith) => {
       const uid = (req.params as { uid: string }).uid;
-      if (!opts.challenges.required(userId).required) return goTo(reply, await finishWith(req.raw, reply.raw));
+      if (!(await opts.challenges.required(userId)).required) return goTo(reply, await finishWith(req.raw, reply.raw));
       try {
         const challenge = await opts.challenges.create({
           user_id: userId, client_ip: clientIp(req, opts.hop).ip.slice(0, 64), user_agent: String(req.headers['user-agent'] ?? '').slice(0, 512),
@@ -199,7 +199,7 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     const p = pending.get(d.uid);
     if (p?.final) return html(reply, finalPage(p.final, restartUrl(d)));
     if (p) return html(reply, await phoneStep(d.uid, p.challenge));
-    return html(reply, loginForm(d.uid));
+    return html(reply, await loginForm(d.uid));
   });
 
   app.post(`${base}/login`, { config }, async (req, reply) => {
@@ -208,7 +208,7 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     if (!d || !csrfOk(d.uid, body.csrf)) return gone(reply);
     const username = (body.username ?? '').trim();
     const password = body.password ?? '';
-    if (!username || !password) return html(reply, loginForm(d.uid, { username, error: 'Enter a username and a password.' }), 400);
+    if (!username || !password) return html(reply, await loginForm(d.uid, { username, error: 'Enter a username and a password.' }), 400);
     const client = clientIp(req, opts.hop);
     let user: UserRecord;
     try {
@@ -217,12 +217,12 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
       if (!(err instanceof DomainError)) throw err;
       const retry = err.headers?.['retry-after'];
       if (retry) void reply.header('retry-after', retry);
-      return html(reply, loginForm(d.uid, { username, error: signInCodeMessage(err.code) }), statusOf(AUTH_ERRORS, err.code));
+      return html(reply, await loginForm(d.uid, { username, error: signInCodeMessage(err.code) }), statusOf(AUTH_ERRORS, err.code));
     }
     // The sign-in log holds this until the second factor when one follows (sign-in-log.ts).
-    opts.login.signedIn(user, client.ip, { method: 'password', client_id: typeof d.params.client_id === 'string' ? d.params.client_id : null, issuer: opts.issuer ?? null });
+    await opts.login.signedIn(user, client.ip, { method: 'password', client_id: typeof d.params.client_id === 'string' ? d.params.client_id : null, issuer: opts.issuer ?? null });
     const userId = user.id;
-    const need = opts.challenges.required(userId);
+    const need = await opts.challenges.required(userId);
     if (!need.required) return goTo(reply, await finish(req, reply, user.id));
     try {
       const challenge = await opts.challenges.create({
@@ -231,7 +231,7 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
       pending.put(d.uid, { userId, challenge });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      return html(reply, loginForm(d.uid, { username, error: signInCodeMessage(err.code) }), statusOf(AUTH_ERRORS, err.code));
+      return html(reply, await loginForm(d.uid, { username, error: signInCodeMessage(err.code) }), statusOf(AUTH_ERRORS, err.code));
     }
     return goTo(reply, `${IDP_PREFIX}/interaction/${encodeURIComponent(d.uid)}`);
   });
@@ -245,7 +245,7 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     if (p.final) return html(reply, finalPage(p.final, restartUrl(d)));
     const code = normaliseCode(body.code ?? '');
     if (!code) return html(reply, await phoneStep(d.uid, p.challenge, { codeMode: true, codeError: pendingOutcome('invalid_request', true).message }), 400);
-    const o = verify(opts.challenges, p, code);
+    const o = await verify(opts.challenges, p, code);
     if (o.state === 'approved') return goTo(reply, await finish(req, reply, p.userId));
     if (o.state === 'final') { pending.fail(d.uid, o.message); return html(reply, finalPage(o.message, restartUrl(d))); }
     const codeError = o.state === 'retry' ? o.message : pendingOutcome('code_invalid', true).message;
@@ -259,7 +259,7 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     const p = pending.get(d.uid);
     if (!p) return reply.code(409).send({ state: 'final', message: 'This sign-in has expired.' });
     if (p.final) return reply.send({ state: 'final', message: p.final });
-    const o = verify(opts.challenges, p);
+    const o = await verify(opts.challenges, p);
     if (o.state === 'approved') return reply.send({ state: 'approved', location: await finish(req, reply, p.userId) });
     if (o.state === 'final') { pending.fail(d.uid, o.message); return reply.send(o); }
     return reply.code(o.state === 'pending' ? 202 : 200).send(o);
@@ -277,9 +277,9 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
 /** One verdict of the challenge as the page reads it. */
 type Verdict = { state: 'approved' } | { state: 'pending' } | { state: 'final'; message: string } | { state: 'retry'; message: string };
 
-function verify(challenges: ChallengeService, p: { userId: string; challenge: LoginChallengeCreated }, code?: string): Verdict {
+async function verify(challenges: ChallengeService, p: { userId: string; challenge: LoginChallengeCreated }, code?: string): Promise<Verdict> {
   try {
-    const v = challenges.verify(p.challenge.challenge_id, code);
+    const v = await challenges.verify(p.challenge.challenge_id, code);
     if (v.status === 'pending') return { state: 'pending' };
     if (v.user_id !== p.userId) return { state: 'final', message: pendingOutcome('challenge_expired', false).message };
     return { state: 'approved' };

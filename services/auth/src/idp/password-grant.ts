@@ -48,7 +48,7 @@ async function verify(deps: PasswordGrantDeps, ctx: KoaContextWithOIDC, username
   const ip = idpClientIp(ctx.req);
   try {
     const user = await deps.login.authenticate(username, password, ip);
-    deps.login.signedIn(user, ip, { method: 'password', client_id: ctx.oidc.client?.clientId ?? null, issuer: ctx.oidc.provider.issuer });
+    await deps.login.signedIn(user, ip, { method: 'password', client_id: ctx.oidc.client?.clientId ?? null, issuer: ctx.oidc.provider.issuer });
     return user.id;
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
@@ -77,7 +77,7 @@ export function registerPasswordGrant(provider: Provider, deps: PasswordGrantDep
     const username = typeof params.username === 'string' ? params.username : '';
     const password = typeof params.password === 'string' ? params.password : '';
     if (!username || !password) throw providerError(400, 'invalid_request', 'username and password are required');
-    if (deps.login.viaDirectory(username)) {
+    if (await deps.login.viaDirectory(username)) {
       throw providerError(400, 'invalid_grant', 'directory accounts sign in through POST /v1/auth/login', DIRECTORY_ACCOUNT_CODE);
     }
     const client = ctx.oidc.client!;
@@ -86,7 +86,7 @@ export function registerPasswordGrant(provider: Provider, deps: PasswordGrantDep
     grant.addOIDCScope(USER_SCOPES);
     grant.addResourceScope(FRONTEND_RESOURCE, USER_SCOPES);
     const grantId = await grant.save(deps.grantTtlSeconds);
-    deps.claims.remember(grantId, accountId, { auth_method: 'password' }, deps.grantTtlSeconds);
+    await deps.claims.remember(grantId, accountId, { auth_method: 'password' }, deps.grantTtlSeconds);
     const now = Math.floor(Date.now() / 1000);
     const at = new provider.AccessToken({ accountId, client, grantId, gty: PASSWORD_GRANT, scope: USER_SCOPES });
     at.resourceServer = new provider.ResourceServer(FRONTEND_RESOURCE, deps.frontendResource);

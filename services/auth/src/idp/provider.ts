@@ -176,7 +176,7 @@ export function createIdpProvider(deps: IdpProviderDeps): Provider {
     interactions: { url: async (_ctx: unknown, interaction: { uid: string }) => `${s.interactionPath}/${interaction.uid}` },
     // With a token (a code or refresh token being redeemed): refused once the password changed since its sign-in.
     findAccount: async (_ctx: unknown, sub: string, token?: { grantId?: string }) => {
-      const user = claims.account(sub, token?.grantId);
+      const user = await claims.account(sub, token?.grantId);
       if (!user) return undefined;
       return { accountId: user.id, claims: async () => claims.idClaims(user) };
     },

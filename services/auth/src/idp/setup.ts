@@ -4,6 +4,7 @@
  * realm prefix. app.ts calls `setupEmbeddedIdp` when `cfg.idp` is present; the interaction pages
  * and the upstream broker routes take `provider` from its result (`finishLogin(provider, ...)`).
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
@@ -11,7 +12,7 @@ import type { AuthConfig, EmbeddedIdpConfig } from '../../../shared/config.js';
 import type { ClientHopVerifier } from '../../../shared/identity/client-hop.js';
 import type { LoginService } from '../domain/login.js';
 import type { UserStore } from '../domain/ports.js';
-import type { SqliteIdpModelStore } from '../store/idp-models.js';
+import type { IdpModelStore } from './model-store.js';
 import { idpAdapterFactory } from './adapter.js';
 import { IdpClaims } from './claims.js';
 import { bindFinishLogin } from './finish-login.js';
@@ -29,9 +30,9 @@ const DEFAULT_INTERNAL_AUDIENCE = 'svc-internal';
 export interface EmbeddedIdpDeps {
   cfg: AuthConfig & { idp: EmbeddedIdpConfig };
   app: FastifyInstance;
-  models: SqliteIdpModelStore;
+  models: IdpModelStore;
   users: Pick<UserStore, 'byId'>;
-  groupsOf: (userId: string) => string[];
+  groupsOf: (userId: string) => Awaitable<string[]>;
   login: Pick<LoginService, 'authenticate' | 'signedIn' | 'viaDirectory'>;
   hop: ClientHopVerifier;
   clock: () => number;
@@ -48,7 +49,7 @@ export interface EmbeddedIdp {
   /** Path the auth service serves the realm at (`/idp/realms/svc`). */
   localPrefix: string;
   /** Delete expired models (call from the prune timer). @returns rows deleted. */
-  prune(now: number): number;
+  prune(now: number): Promise<number>;
 }
 
 /** The realm's settings from the auth config. */
@@ -85,12 +86,12 @@ export async function setupEmbeddedIdp(deps: EmbeddedIdpDeps): Promise<EmbeddedI
   registerTokenErrorCodes(provider, claims);
   bindFinishLogin(provider, claims, cfg.refreshTokenTtlSeconds);
   deps.background('idp-prune', () => {
-    const timer = setInterval(() => { try { models.prune(clock()); } catch { /* next round */ } }, deps.pruneEveryMs);
+    const timer = setInterval(() => { Promise.resolve().then(() => models.prune(clock())).catch(() => { /* next round */ }); }, deps.pruneEveryMs);
     timer.unref();
     return () => clearInterval(timer);
   });
   // Before the catch-all mount (Keycloak-style): oidc-provider's userinfo refuses audience-bound tokens.
   await deps.app.register(userinfoRoutes, { provider, claims, issuer: settings.issuer, localPrefix: settings.localPrefix, keys: realmKeys.keys });
   await deps.app.register(idpMount, { provider, localPrefix: settings.localPrefix, issuerPath: settings.issuerPath, publicUrl: cfg.publicUrl, hop: deps.hop });
-  return { provider, issuer: settings.issuer, localPrefix: settings.localPrefix, prune: (now) => models.prune(now) };
+  return { provider, issuer: settings.issuer, localPrefix: settings.localPrefix, prune: async (now) => models.prune(now) };
 }

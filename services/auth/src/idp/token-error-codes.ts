@@ -58,7 +58,7 @@ async function refreshCode(provider: Provider, claims: Pick<IdpClaims, 'isDisabl
   if (refusal.detail === 'refresh token already used') return 'refresh_token_reused';
   if (refusal.detail.includes('referenced account not found') && refusal.refreshToken) {
     const token = await provider.RefreshToken.find(refusal.refreshToken, { ignoreExpiration: true }).catch(() => undefined);
-    if (token?.accountId && claims.isDisabled(token.accountId)) return 'account_disabled';
+    if (token?.accountId && await claims.isDisabled(token.accountId)) return 'account_disabled';
   }
   return 'refresh_token_invalid';
 }

@@ -69,9 +69,9 @@ export const userinfoRoutes: FastifyPluginAsync<UserinfoOptions> = async (app, o
     const sid = typeof payload.sid === 'string' ? payload.sid : undefined;
     if (typeof sub !== 'string' || !sub) return refuse(401, 'invalid_token', 'access token invalid');
     if (sid !== undefined && !(await opts.provider.Grant.find(sid))) return refuse(401, 'invalid_token', 'the sign-in of this access token ended');
-    const user = opts.claims.account(sub, sid);
+    const user = await opts.claims.account(sub, sid);
     if (!user) return refuse(401, 'invalid_token', 'the account of this access token cannot sign in');
-    return { refused: false, claims: { ...opts.claims.idClaims(user), preferred_username: user.email } };
+    return { refused: false, claims: { ...(await opts.claims.idClaims(user)), preferred_username: user.email } };
   };
 
   const handle = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {

@@ -65,7 +65,7 @@ export const deviceChannelRoutes: FastifyPluginAsyncTypebox<DeviceChannelRoutesO
       stop = channel.watch(session, (item) => raw.write(sseEvent(item)), finish);
       return reply;
     }
-    if (req.query.wait === undefined) return { items: channel.list(session) };
+    if (req.query.wait === undefined) return { items: await channel.list(session) };
     const abort = new AbortController();
     const onClose = (): void => abort.abort();
     reply.raw.on('close', onClose);

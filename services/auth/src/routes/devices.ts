@@ -39,7 +39,7 @@ const adminDeviceRoutes: FastifyPluginAsyncTypebox<DeviceRoutesOptions> = async 
     async (req) => devices.adminList(req.params.user_id));
 
   admin.delete('/v1/admin/users/:user_id/devices/:device_id', { schema: { params: AdminDeviceParamsSchema, response: noContent } }, async (req, reply) => {
-    devices.revokeOwned(req.params.user_id, req.params.device_id, requirePrincipal(req).id, 'admin');
+    await devices.revokeOwned(req.params.user_id, req.params.device_id, requirePrincipal(req).id, 'admin');
     return reply.code(204).send(null);
   });
 };
@@ -54,12 +54,12 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<DeviceRoutesOptions> = asyn
 
   app.delete('/v1/account/devices/:device_id', { schema: { params: DeviceParamsSchema, response: noContent } }, async (req, reply) => {
     const me = requirePrincipal(req).id;
-    devices.revokeOwned(me, req.params.device_id, me, 'user');
+    await devices.revokeOwned(me, req.params.device_id, me, 'user');
     return reply.code(204).send(null);
   });
 
   app.post('/v1/account/devices/recovery-codes', { schema: { response: { 201: RecoveryCodesSchema } } }, async (req, reply) =>
-    reply.code(201).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(codes.generate(requirePrincipal(req).id)));
+    reply.code(201).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(await codes.generate(requirePrincipal(req).id)));
 
   app.get('/v1/account/devices/recovery-codes', { schema: { response: { 200: RecoveryCodesStatusSchema } } },
     async (req) => codes.status(requirePrincipal(req).id));

@@ -28,13 +28,13 @@ const pub = { public: true } as const;
 export const publicRoutes: FastifyPluginAsyncTypebox<PublicRoutesOptions> = async (app, { cfg, key, handoff, policy, upstream }) => {
   app.get('/v1/auth/config', { config: pub, schema: { response: { 200: AuthConfigViewSchema } } }, async () => ({
     passwordLoginEnabled: cfg.passwordLoginEnabled,
-    installerHandoffPending: handoff.pending(),
+    installerHandoffPending: await handoff.pending(),
     issuer: cfg.issuer,
-    secondFactor: { available: true, enforced: policy.get().enforced },
+    secondFactor: { available: true, enforced: (await policy.get()).enforced },
   }));
 
   app.get('/v1/auth/idps', { config: pub, schema: { response: { 200: IdpListSchema } } },
-    async () => ({ items: cfg.externalIdps.map(({ name, issuer }) => ({ name, issuer })), idps: upstream?.list() ?? [] }));
+    async () => ({ items: cfg.externalIdps.map(({ name, issuer }) => ({ name, issuer })), idps: (await upstream?.list()) ?? [] }));
 
   app.get('/.well-known/jwks.json', { config: pub, schema: { response: { 200: JwksSchema } } }, async (_req, reply) => {
     void reply.header('cache-control', 'public, max-age=300');

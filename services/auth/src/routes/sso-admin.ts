@@ -21,7 +21,7 @@ export interface SsoAdminRoutesOptions {
 export const ssoAdminRoutes: FastifyPluginAsyncTypebox<SsoAdminRoutesOptions> = async (admin, { broker }) => {
   admin.addHook('onRequest', async (req) => { requireRole(req, 'admin'); });
 
-  admin.get('/v1/admin/sso/idps', { schema: { response: { 200: UpstreamIdpListSchema } } }, async () => ({ items: broker.adminList() }));
+  admin.get('/v1/admin/sso/idps', { schema: { response: { 200: UpstreamIdpListSchema } } }, async () => ({ items: await broker.adminList() }));
 
   admin.post('/v1/admin/sso/idps', { schema: { body: CreateUpstreamIdpSchema, response: { 201: UpstreamIdpViewSchema } } },
     async (req, reply) => reply.code(201).send(await broker.create(req.body)));
@@ -33,7 +33,7 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox<SsoAdminRoutesOptions> = 
     async (req) => broker.update(req.params.alias, req.body));
 
   admin.delete('/v1/admin/sso/idps/:alias', { schema: { params: IdpAliasParamsSchema } }, async (req, reply) => {
-    broker.remove(req.params.alias);
+    await broker.remove(req.params.alias);
     return reply.code(204).send();
   });
 

@@ -1,8 +1,11 @@
 /**
- * The auth service's SQLite store (`<dbDir>/auth.sqlite`, migrations `migrations/auth/`).
- * The only code of the service that opens the database.
+ * The auth service's SQLite store (`<dbDir>/auth.sqlite`, migrations `migrations/auth/`), and the
+ * facade type both engines satisfy (`AuthStore`; PostgreSQL: `store/pg/index.ts`, issue 21 item 1).
+ * With the PostgreSQL one this is the only code of the service that opens a database.
  */
+import type { AsyncStoreHandle } from '../../../shared/db/async-store.js';
 import { openStore, type Store } from '../../../shared/db/store.js';
+import type { IdpModelStore } from '../idp/model-store.js';
 import type { HandoffStore, LoginFailureStore, LoginThrottleStore, RefreshTokenStore, RevocationStore, UserStore } from '../domain/ports.js';
 import type {
   ChallengeStore, DeviceStore, EnrollmentStore, PolicyStore, ProofJtiStore, RecoveryCodeStore,
@@ -27,8 +30,8 @@ import { SqliteRefreshTokenStore } from './refresh-tokens.js';
 import { SqliteRevocationStore } from './revocations.js';
 import { SqliteUserStore } from './users.js';
 
-/** All tables of the auth store, plus `tx`, `isOpen` and `close`. */
-export type AuthStore = Store<{
+/** The table groups of the auth store (ports of `domain/` and `idp/model-store.ts`). */
+export interface AuthTables {
   users: UserStore; refresh: RefreshTokenStore; failures: LoginFailureStore; throttle: LoginThrottleStore;
   revocations: RevocationStore; handoffs: HandoffStore;
   /** Issue 14: the second factor's tables. */
@@ -41,14 +44,27 @@ export type AuthStore = Store<{
   /** Issue 15 item 5: who signed in how. */
   signIns: SignInStore;
   /** Issue 15 item 1: the embedded IdP's models (oidc-provider adapter). */
-  idpModels: SqliteIdpModelStore;
+  idpModels: IdpModelStore;
+}
+
+/** The auth store on either engine: its table groups plus the engine-neutral handle (`txAsync`, `ready`, `close`). */
+export type AuthStore = Readonly<AuthTables> & AsyncStoreHandle;
+
+/** The SQLite facade: the concrete table groups (synchronous answers) and the synchronous `tx` too (tests use both). */
+export type SqliteAuthStore = Store<{
+  users: SqliteUserStore; refresh: SqliteRefreshTokenStore; failures: SqliteLoginFailureStore; throttle: SqliteLoginThrottleStore;
+  revocations: SqliteRevocationStore; handoffs: SqliteHandoffStore;
+  devices: SqliteDeviceStore; enrollments: SqliteEnrollmentStore; challenges: SqliteChallengeStore; recoveryCodes: SqliteRecoveryCodeStore;
+  proofJtis: SqliteProofJtiStore; policy: SqlitePolicyStore; directoryAccounts: SqliteDirectoryAccountStore;
+  upstreamIdps: SqliteUpstreamIdpStore; upstreamLinks: SqliteUpstreamLinkStore; brokerStates: SqliteBrokerStateStore;
+  signIns: SqliteSignInStore; idpModels: SqliteIdpModelStore;
 }>;
 
 /**
  * Open (create, migrate) the store.
  * @param opts `dbDir` (or `':memory:'`) and the repository's `migrations` folder.
  */
-export function openAuthStore(opts: { dbDir: string; migrationsDir: string }): AuthStore {
+export function openAuthStore(opts: { dbDir: string; migrationsDir: string }): SqliteAuthStore {
   return openStore({ dbDir: opts.dbDir, migrationsDir: opts.migrationsDir, store: 'auth', vec: false }, (db) => ({
     users: new SqliteUserStore(db), refresh: new SqliteRefreshTokenStore(db),
     failures: new SqliteLoginFailureStore(db), throttle: new SqliteLoginThrottleStore(db),

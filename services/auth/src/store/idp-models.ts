@@ -4,24 +4,13 @@
  * adapter (services/auth/src/idp/adapter.ts) is the only user.
  */
 import type { Db } from '../../../shared/db/open.js';
+import type { IdpModelRow, IdpModelStore } from '../idp/model-store.js';
 
-/** One stored model as the adapter writes it. */
-export interface IdpModelRow {
-  model: string;
-  id: string;
-  /** The model's JSON payload. */
-  payload: string;
-  grant_id: string | null;
-  uid: string | null;
-  user_code: string | null;
-  /** Unix ms; null: no expiry. */
-  expires_at: number | null;
-  /** Unix seconds when consumed; null: not consumed. */
-  consumed_at: number | null;
-}
+export type { IdpModelRow, IdpModelStore } from '../idp/model-store.js';
+
 
 /** SQL of the IdP's model store; reads never return expired rows (`now` is Unix ms). */
-export class SqliteIdpModelStore {
+export class SqliteIdpModelStore implements IdpModelStore {
   private readonly q;
 
   constructor(db: Db) {

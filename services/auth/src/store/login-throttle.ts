@@ -17,6 +17,8 @@ export class SqliteLoginThrottleStore implements LoginThrottleStore {
     };
   }
 
+  /** A no-op: the SQLite write transaction (BEGIN IMMEDIATE) already counts one attempt at a time. */
+  lockSource(): void { /* the write transaction is exclusive */ }
   get(account: string, source: string): ThrottleState | null { return this.q.get.get(account, source) ?? null; }
   put(account: string, source: string, state: ThrottleState): void { this.q.put.run(account, source, state.failures, state.last_at); }
   clear(account: string, source: string): void { this.q.clear.run(account, source); }

@@ -9,6 +9,11 @@
  * - `POST /v1/admin/backups/{id}/restore {passphrase, dry_run}` -> 200 (dry run) / 202 (staged).
  *
  * Wires `BackupService` to store/backup-files.ts and the audit service's chain verification.
+ *
+ * PostgreSQL (issue 21 item 1, `cfg.database` set): the databases are `pg_dump`'s job. An archive
+ * then holds what is still a file (the data directory: key files, secrets; the keychain entries) and
+ * any `*.sqlite` left in the db folder (none once every store is on PostgreSQL); the create answer
+ * says `database_included: false`. The schedule's sealed box is kept in the gateway's schema.
  */
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +29,7 @@ import {
   archiveFile, dataFiles, extractArchive, listArchives, readHeader, readKeychains, snapshotStores, writeArchive, writeJson, type ArchiveSource, type KeychainDump,
 } from '../store/backup-files.js';
 import { sealedSchedule } from '../store/backup-schedule.js';
+import { openPgGatewayStore } from '../store/pg/backup-schedule.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -151,7 +157,13 @@ async function auditKeys(cfg: GatewayConfig, restoredData: string): Promise<Map<
 /** Register the `backups` local target. */
 export const backupsPlugin = fp<{ cfg: GatewayConfig }>(async (app, { cfg }) => {
   const backupDir = cfg.backup?.dir ?? join(cfg.dataDir, '..', `${cfg.dataDir.split(/[\\/]/).pop()}-backups`);
-  const service = new BackupService(backupPorts(cfg, backupDir), Date.now, sealedSchedule(cfg.dataDir, cfg.backup?.scheduleKeychain ?? true));
+  // Issue 21 item 1: on PostgreSQL the schedule's sealed box lives in schema `gateway`, not in a file.
+  const pg = cfg.database ? await openPgGatewayStore(cfg.database, cfg.migrationsDir) : null;
+  if (pg) {
+    app.addHook('onClose', async () => { await pg.close(); });
+    app.health.check(async () => ((await pg.ready()) ? true : 'gateway store unreachable'));
+  }
+  const service = new BackupService(backupPorts(cfg, backupDir), Date.now, sealedSchedule(cfg.dataDir, cfg.backup?.scheduleKeychain ?? true, pg?.scheduleBox));
   // Issue 19 items 2 and 5: a persisted schedule resumes; backup jobs are listed by GET /v1/admin/jobs.
   await service.resume();
   app.decorate('backupService', service);
@@ -185,7 +197,10 @@ export const backupsPlugin = fp<{ cfg: GatewayConfig }>(async (app, { cfg }) => 
       } catch { /* below */ }
       throw new DomainError('invalid_request', 'the body must be a JSON object');
     };
-    if (parts.length === 0 && m === 'POST') { const r = await service.create(json().passphrase); return reply.code(201).send(r); }
+    if (parts.length === 0 && m === 'POST') {
+      const r = await service.create(json().passphrase);
+      return reply.code(201).send(pg ? { ...r, database_included: false } : r);
+    }
     if (parts.length === 0 && m === 'GET') return { backups: await service.list() };
     if (parts[0] === 'import' && parts.length === 1 && m === 'POST') return reply.code(201).send(await service.importArchive(req.body));
     if (parts[0] === 'schedule' && parts.length === 1 && m === 'GET') return { schedule: service.getSchedule() };

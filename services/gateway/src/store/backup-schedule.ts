@@ -5,6 +5,9 @@
  * `backup-schedule-key`) where one answers, else in `<dataDir>/secrets/backup-schedule.key` (0600).
  * Nothing here logs the passphrase or the key; a sealed file that does not open (key gone, file
  * changed) is treated as no schedule.
+ *
+ * Issue 21 item 1: where the sealed box lives is a `ScheduleBox`; with `cfg.database` set it is the
+ * gateway's PostgreSQL row (store/pg/backup-schedule.ts) instead of the file. The key stays where it was.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -26,8 +29,32 @@ async function writePrivate(file: string, data: string): Promise<void> {
   await rename(`${file}.tmp`, file);
 }
 
-/** The sealed schedule port over `dataDir`; `useKeychain` false skips the keychain (tests, `SVC_SECRET_STORE=file`). */
-export function sealedSchedule(dataDir: string, useKeychain = true): SchedulePort & { keyHome(): Promise<'keychain' | 'file'> } {
+/** Where the sealed box (JSON text) is kept: `<dataDir>/secrets/backup-schedule.sealed`, or a database row. */
+export interface ScheduleBox {
+  /** The sealed box, or null when none is kept. */
+  read(): Promise<string | null>;
+  /** Keep `box`, or forget it (null). */
+  write(box: string | null): Promise<void>;
+}
+
+/** The file box `<dir>/backup-schedule.sealed` (0600, written atomically). */
+export function fileScheduleBox(dir: string): ScheduleBox {
+  const sealedFile = join(dir, SCHEDULE_FILES.sealed);
+  return {
+    async read() { return existsSync(sealedFile) ? readFile(sealedFile, 'utf8') : null; },
+    async write(box) {
+      if (box === null) { await rm(sealedFile, { force: true }); return; }
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writePrivate(sealedFile, box);
+    },
+  };
+}
+
+/**
+ * The sealed schedule port over `dataDir`; `useKeychain` false skips the keychain (tests,
+ * `SVC_SECRET_STORE=file`); `box` is where the sealed schedule is kept (default: the file).
+ */
+export function sealedSchedule(dataDir: string, useKeychain = true, box?: ScheduleBox): SchedulePort & { keyHome(): Promise<'keychain' | 'file'> } {
   const dir = join(dataDir, 'secrets');
   let keyPromise: Promise<{ key: Buffer; home: 'keychain' | 'file' }> | null = null;
   const key = (): Promise<{ key: Buffer; home: 'keychain' | 'file' }> => (keyPromise ??= (async () => {
@@ -46,14 +73,15 @@ export function sealedSchedule(dataDir: string, useKeychain = true): SchedulePor
     await writePrivate(f, k.toString('base64'));
     return { key: k, home: 'file' as const };
   })());
-  const sealedFile = join(dir, SCHEDULE_FILES.sealed);
+  const store = box ?? fileScheduleBox(dir);
   return {
     async keyHome() { return (await key()).home; },
     async load() {
-      if (!existsSync(sealedFile)) return null;
+      const text = await store.read();
+      if (text === null) return null;
       try {
         const { key: k } = await key();
-        const box = JSON.parse(await readFile(sealedFile, 'utf8')) as { iv: string; tag: string; ct: string };
+        const box = JSON.parse(text) as { iv: string; tag: string; ct: string };
         const d = createDecipheriv('aes-256-gcm', k, Buffer.from(box.iv, 'base64'));
         d.setAAD(AAD);
         d.setAuthTag(Buffer.from(box.tag, 'base64'));
@@ -63,13 +91,13 @@ export function sealedSchedule(dataDir: string, useKeychain = true): SchedulePor
       } catch { return null; }
     },
     async save(s) {
-      if (!s) { await rm(sealedFile, { force: true }); return; }
+      if (!s) { await store.write(null); return; }
       const { key: k } = await key();
       const iv = randomBytes(12);
       const c = createCipheriv('aes-256-gcm', k, iv);
       c.setAAD(AAD);
       const ct = Buffer.concat([c.update(JSON.stringify(s), 'utf8'), c.final()]);
-      await writePrivate(sealedFile, JSON.stringify({ v: 1, alg: 'A256GCM', iv: iv.toString('base64'), tag: c.getAuthTag().toString('base64'), ct: ct.toString('base64') }));
+      await store.write(JSON.stringify({ v: 1, alg: 'A256GCM', iv: iv.toString('base64'), tag: c.getAuthTag().toString('base64'), ct: ct.toString('base64') }));
     },
   };
 }
