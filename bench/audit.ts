@@ -138,7 +138,7 @@ export async function main(): Promise<Figure[]> {
     const ps: Promise<unknown>[] = [];
     for (let i = 0; i < 999; i++) ps.push(writer.append({ tenant_id: TENANT, action: 'after', detail: detailFor(i) }));
     await Promise.all(ps);
-    const bundle = new ReceiptService(big, keys, turns).bundle(TENANT, 'TSUFFIX')!;
+    const bundle = (await new ReceiptService(big, keys, turns).bundle(TENANT, 'TSUFFIX'))!;
     if (bundle.proof.audit_chain.suffix.length !== 1000) throw new Error('suffix is not 1000 rows');
     const text = JSON.stringify(bundle);
     const vt: number[] = [];

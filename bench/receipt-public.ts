@@ -76,7 +76,7 @@ export async function main(): Promise<Figure[]> {
     for (let i = 0; i < 999; i++) ps.push(writer.append({ tenant_id: TENANT, action: 'after', detail: { i, note: 'row after the anchor' } }));
     await Promise.all(ps);
     await writer.submit(() => v2.checkpoints.signHeadIfMoved(TENANT));
-    const bundle = new ReceiptService(store, keys, signed, v2).bundle(TENANT, 'TSUFFIX')!;
+    const bundle = (await new ReceiptService(store, keys, signed, v2).bundle(TENANT, 'TSUFFIX'))!;
     if (bundle.proof.audit_chain.suffix.length !== 1000 || !bundle.proof.checkpoint) throw new Error('bundle is not a 1000-row suffix with a checkpoint');
     const text = JSON.stringify(bundle);
     const publicKeys = parsePublicKeys(publishedReceiptKeys(keyStore.keys()), nodeHashProvider);

@@ -51,7 +51,8 @@ describe('audit chain on PostgreSQL', { skip: missing ?? false }, () => {
     assert.deepEqual(rows.map((r) => r.name), listPgMigrations(MIGRATIONS, 'audit').map((m) => m.name));
     assert.equal(rows[0]!.name, '0001_chain.sql');
     const tables = await pg.sql<{ t: string }>("SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'audit' ORDER BY 1");
-    assert.deepEqual(tables.map((r) => r.t), ['audit_log', 'chain_head', 'schema_migrations']);
+    assert.deepEqual(tables.map((r) => r.t), ['artifacts', 'audit_log', 'chain_head', 'egress_log_cursor', 'envelope_signatures', 'envelopes',
+      'receipt_checkpoints', 'schema_migrations', 'turn_events', 'turns']);
     // A fresh schema, two pools racing: one applies, the other finds nothing to do.
     const a = openPgPool({ url: pg.url, schema: 'race_a' });
     const b = openPgPool({ url: pg.url, schema: 'race_a' });

@@ -1,7 +1,8 @@
 /**
  * The audit service, as the kit builds it (DESIGN.md "Inside a service"; spec "Services": audit,
  * port 8008). Wiring only: resolves the signing keys (refusing to start on a short or placeholder
- * AUDIT_SIGNING_KEY), opens `<dbDir>/audit.sqlite` and the shared object store (bringing blobs of
+ * AUDIT_SIGNING_KEY), opens the store (`<dbDir>/audit.sqlite`, or schema `audit` of PostgreSQL when
+ * `cfg.database` is set: issue 21 item 1, no `.sqlite` file then) and the shared object store (bringing blobs of
  * the old audit layout under its rules), builds the single group-committing writer and the domain
  * services, registers the route plugins, and runs the stalled-turn sealer in the background.
  * Close order: HTTP drains, the sealer stops, queued writes commit, the store closes.
@@ -12,7 +13,6 @@ import { ObjectStore } from '../../shared/objects/object-store.js';
 import { AUDIT_BODY_LIMIT, AUDIT_ERRORS, type AuditRuntime } from './contracts.js';
 import { ArtifactService } from './domain/artifacts.js';
 import { AuditLogService } from './domain/audit-log.js';
-import { ChainWriter } from './domain/chain-writer.js';
 import { resolveKeyProvider } from './domain/keys.js';
 import { ReceiptService } from './domain/receipts.js';
 import { Sealer } from './domain/sealer.js';
@@ -25,6 +25,8 @@ import { auditGrpc } from './grpc/audit.js';
 import { receiptRoutes } from './routes/receipts.js';
 import { turnRoutes } from './routes/turns.js';
 import { AuditStore } from './store/audit-store.js';
+import { sqliteAuditBackend } from './store/backend.js';
+import { openPgAuditStore } from './store/pg/audit-store.js';
 import { migrateAuditObjects } from './store/object-migration.js';
 import { ReceiptKeyStore } from './store/receipt-keys.js';
 import { receiptKeyRoutes } from './routes/receipt-keys.js';
@@ -33,7 +35,6 @@ import { CheckpointTimer } from './domain/checkpoints.js';
 import { receiptV2 } from './receipt-v2.js';
 import { egressStatsRoutes } from './routes/egress-stats.js';
 import { EgressShipper } from './domain/egress-shipper.js';
-import { SqliteEgressCursor, SqliteEgressStats } from './store/egress-cursor.js';
 import { accessLogFile } from './store/egress-log-file.js';
 
 /** The audit service (port 8008): the signed audit chain, turn envelopes, receipts and artifacts. */
@@ -43,11 +44,11 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
   bodyLimit: AUDIT_BODY_LIMIT,
   async setup({ cfg, runtime, logger, app, onClose, background, grpc }) {
     const keys = resolveKeyProvider(cfg, runtime);
-    const store = AuditStore.open(cfg.dbDir, cfg.migrationsDir);
+    const store = cfg.database ? await openPgAuditStore(cfg.database, cfg.migrationsDir) : sqliteAuditBackend(AuditStore.open(cfg.dbDir, cfg.migrationsDir));
     onClose(() => store.close());
     const migrated = migrateAuditObjects(cfg.objectsDir);
     if (migrated.foldersTightened || migrated.tempsRemoved) logger.info(migrated, 'audit objects brought under the shared object store layout');
-    const writer = new ChainWriter(store, keys);
+    const writer = store.writer(keys);
     onClose(() => writer.close());
     // Issue 22: envelopes are Ed25519-signed at sealing (a decorated envelope port), checkpoints signed.
     const receiptKeys = new ReceiptKeyStore(cfg.dataDir);
@@ -69,7 +70,7 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
       return () => sealer.stop();
     });
 
-    app.health.check(() => (store.isOpen() ? true : 'audit store closed'));
+    app.health.check(async () => ((await store.ready()) ? true : store.engine === 'sqlite' ? 'audit store closed' : 'audit store unreachable'));
     const tenantId = cfg.tenantId;
     await app.register(auditRoutes, { tenantId, auditLog, turns });
     grpc(auditGrpc({ tenantId, auditLog, turns }));
@@ -81,16 +82,16 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
     await app.register(receiptKeyRoutes, { keys: () => receiptKeys.keys() });
     await app.register(receiptCheckpointRoutes, { tenantId, checkpoints: v2.checkpoints });
     background('checkpoints', () => {
-      const timer = new CheckpointTimer(() => writer.submit(() => v2.checkpoints.signHeadIfMoved(tenantId)), cfg.checkpointIntervalSeconds ?? 300,
+      const timer = new CheckpointTimer(() => writer.run(tenantId, () => v2.checkpoints.signHeadSteps(tenantId)), cfg.checkpointIntervalSeconds ?? 300,
         (err) => logger.error({ err }, 'checkpoint pass failed'));
       timer.start();
       return () => timer.stop();
     });
     // Issue 19 item 6: the egress shipper tails Squid's access log into audit rows; the stats route.
-    await app.register(egressStatsRoutes, { tenantId, stats: new SqliteEgressStats(store.db) });
+    await app.register(egressStatsRoutes, { tenantId, stats: store.egressStats });
     const eg = cfg.egress;
     if (eg && eg.policy !== 'off') {
-      const shipper = new EgressShipper(accessLogFile(eg.accessLogPath), new SqliteEgressCursor(store.db), writer, tenantId);
+      const shipper = new EgressShipper(accessLogFile(eg.accessLogPath), store.egressCursor, writer, tenantId);
       background('egress-shipper', () => {
         let running = false;
         const timer = setInterval(() => {

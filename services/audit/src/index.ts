@@ -3,7 +3,7 @@
  * "Turn envelope", "Receipt", "Audit and receipts", "Audit signing keys").
  *
  * `start(cfg, runtime?)` refuses to start with a short or placeholder AUDIT_SIGNING_KEY (and says
- * why), opens `<dbDir>/audit.sqlite`, listens on `cfg.host:cfg.port` (0 = ephemeral) and starts the
+ * why), opens `<dbDir>/audit.sqlite` (or schema `audit` of PostgreSQL when `cfg.database` is set), listens on `cfg.host:cfg.port` (0 = ephemeral) and starts the
  * background sealer. `runtime.auditKeys` / `runtime.auditKeyMaterial` rotate keys without a
  * restart. `close()` drains HTTP, stops the sealer, commits queued writes and closes the store.
  */

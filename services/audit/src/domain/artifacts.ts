@@ -11,6 +11,7 @@ import { DomainError, invalidInput } from '../../../shared/kit/domain-error.js';
 import { type ArtifactInfo, type ArtifactUploadRequest, type ReplayEvent, type ReplayResponse } from '../contracts/artifacts.js';
 import type { Viewer } from './access.js';
 import { orderedEvents } from './events.js';
+import type { AsyncPort } from './async-ports.js';
 import type { ArtifactRecord, ArtifactStore, BlobStore, TurnEventStore, TurnStore } from './ports.js';
 import { receiptOf } from './receipt-views.js';
 import type { TurnVisibility } from './receipts.js';
@@ -42,16 +43,16 @@ export function decodeUpload(b: ArtifactUploadRequest): { bytes: Uint8Array; con
 
 /** The tables artifacts read and write. */
 export interface ArtifactPorts {
-  artifacts: ArtifactStore;
-  turns: TurnStore;
-  events: TurnEventStore;
+  artifacts: AsyncPort<ArtifactStore>;
+  turns: AsyncPort<TurnStore>;
+  events: AsyncPort<TurnEventStore>;
 }
 
 /** Artifact storage and replay. */
 export class ArtifactService {
-  private readonly artifacts: ArtifactStore;
-  private readonly turns: TurnStore;
-  private readonly events: TurnEventStore;
+  private readonly artifacts: AsyncPort<ArtifactStore>;
+  private readonly turns: AsyncPort<TurnStore>;
+  private readonly events: AsyncPort<TurnEventStore>;
 
   /**
    * @param ports the tables; @param blobs the content-addressed object store;
@@ -69,8 +70,8 @@ export class ArtifactService {
    * @throws DomainError 400 `digest_mismatch` when `expectedSha256` differs from the bytes,
    *   409 `artifact_conflict` when the key already holds different bytes.
    */
-  put(tenantId: string, turnId: string, eventId: string, kind: string, contentType: string, bytes: Uint8Array, expectedSha256?: string): { created: boolean; artifact: ArtifactInfo } {
-    const existing = this.artifacts.get(tenantId, turnId, eventId, kind);
+  async put(tenantId: string, turnId: string, eventId: string, kind: string, contentType: string, bytes: Uint8Array, expectedSha256?: string): Promise<{ created: boolean; artifact: ArtifactInfo }> {
+    const existing = await this.artifacts.get(tenantId, turnId, eventId, kind);
     const { sha256, size } = this.blobs.put(bytes);
     if (expectedSha256 !== undefined && expectedSha256 !== sha256) throw new DomainError('digest_mismatch', `body sha256 is ${sha256}, not ${expectedSha256}`);
     if (existing) {
@@ -78,7 +79,7 @@ export class ArtifactService {
       return { created: false, artifact: info(existing) };
     }
     const rec: ArtifactRecord = { tenant_id: tenantId, turn_id: turnId, event_id: eventId, kind, sha256, size, content_type: contentType, created_at: new Date().toISOString() };
-    this.artifacts.insert(rec);
+    await this.artifacts.insert(rec);
     return { created: true, artifact: info(rec) };
   }
 
@@ -86,19 +87,19 @@ export class ArtifactService {
    * `POST /v1/audit/artifacts`: decode the upload and store it (see `decodeUpload`, `put`).
    * @returns `{created, artifact}` (201 when created, 200 when the same bytes were already stored).
    */
-  upload(tenantId: string, b: ArtifactUploadRequest): { created: boolean; artifact: ArtifactInfo } {
+  upload(tenantId: string, b: ArtifactUploadRequest): Promise<{ created: boolean; artifact: ArtifactInfo }> {
     const { bytes, contentType } = decodeUpload(b);
     return this.put(tenantId, b.turn_id, b.event_id, b.kind, contentType, bytes, b.sha256);
   }
 
   /** Metadata of one artifact, or undefined. */
-  get(tenantId: string, turnId: string, eventId: string, kind: string): ArtifactRecord | undefined {
-    return this.artifacts.get(tenantId, turnId, eventId, kind);
+  async get(tenantId: string, turnId: string, eventId: string, kind: string): Promise<ArtifactRecord | undefined> {
+    return await this.artifacts.get(tenantId, turnId, eventId, kind);
   }
 
   /** Open a stored body, or null when metadata or blob is missing. */
-  open(tenantId: string, turnId: string, eventId: string, kind: string): { meta: ArtifactRecord; stream: NodeJS.ReadableStream; size: number } | null {
-    const meta = this.artifacts.get(tenantId, turnId, eventId, kind);
+  async open(tenantId: string, turnId: string, eventId: string, kind: string): Promise<{ meta: ArtifactRecord; stream: NodeJS.ReadableStream; size: number } | null> {
+    const meta = await this.artifacts.get(tenantId, turnId, eventId, kind);
     if (!meta) return null;
     const body = this.blobs.open(meta.sha256);
     return body ? { meta, stream: body.stream, size: body.size } : null;
@@ -108,23 +109,23 @@ export class ArtifactService {
    * `GET /v1/audit/turns/:turn_id/artifacts/:event_id/:kind`: a body of a turn the viewer may see.
    * @throws DomainError 404 `turn_not_found`, `artifact_not_found`.
    */
-  openFor(tenantId: string, viewer: Viewer, turnId: string, eventId: string, kind: string): { meta: ArtifactRecord; stream: NodeJS.ReadableStream; size: number } {
-    this.visibility.visibleTurn(tenantId, viewer, turnId);
-    const a = this.open(tenantId, turnId, eventId, kind);
+  async openFor(tenantId: string, viewer: Viewer, turnId: string, eventId: string, kind: string): Promise<{ meta: ArtifactRecord; stream: NodeJS.ReadableStream; size: number }> {
+    await this.visibility.visibleTurn(tenantId, viewer, turnId);
+    const a = await this.open(tenantId, turnId, eventId, kind);
     if (!a) throw new DomainError('artifact_not_found', 'no such artifact');
     return a;
   }
 
   /** Ordered replay events of a turn with artifact metadata; null when the turn is unknown. */
-  replay(tenantId: string, turnId: string): ReplayEvent[] | null {
-    if (!this.turns.get(tenantId, turnId)) return null;
+  async replay(tenantId: string, turnId: string): Promise<ReplayEvent[] | null> {
+    if (!await this.turns.get(tenantId, turnId)) return null;
     const arts = new Map<string, ArtifactInfo[]>();
-    for (const a of this.artifacts.ofTurn(tenantId, turnId)) {
+    for (const a of await this.artifacts.ofTurn(tenantId, turnId)) {
       const list = arts.get(a.event_id) ?? [];
       list.push(info(a));
       arts.set(a.event_id, list);
     }
-    return orderedEvents(this.events.ofTurn(tenantId, turnId)).map((e) => {
+    return orderedEvents(await this.events.ofTurn(tenantId, turnId)).map((e) => {
       let payload: unknown = null;
       try { payload = JSON.parse(e.payload_json); } catch { /* stored text stays available */ }
       return { ...e, payload, artifacts: arts.get(e.event_id) ?? [] };
@@ -132,8 +133,8 @@ export class ArtifactService {
   }
 
   /** `GET /v1/audit/turns/:turn_id/replay` for a turn the viewer may see. @throws DomainError `turn_not_found`. */
-  replayFor(tenantId: string, viewer: Viewer, turnId: string): ReplayResponse {
-    const t = this.visibility.visibleTurn(tenantId, viewer, turnId);
-    return { turn_id: t.turn_id, tenant_id: tenantId, receipt: receiptOf(t), events: this.replay(tenantId, t.turn_id) ?? [] };
+  async replayFor(tenantId: string, viewer: Viewer, turnId: string): Promise<ReplayResponse> {
+    const t = await this.visibility.visibleTurn(tenantId, viewer, turnId);
+    return { turn_id: t.turn_id, tenant_id: tenantId, receipt: receiptOf(t), events: (await this.replay(tenantId, t.turn_id)) ?? [] };
   }
 }

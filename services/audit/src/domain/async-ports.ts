@@ -4,15 +4,19 @@
  * The row shapes are the same (`AuditRowRecord`, `ChainHeadRecord`, `RowWithHead`), so the chain
  * check (chain-verify.ts) and the row builder (chain-row.ts) serve both.
  *
- * Wiring (next step): `AuditLogService` and the turn/receipt services take these instead of the sync
- * ports once every audit table group has an async implementation; the SQLite stores satisfy them as
- * they are (a sync return is a valid `Awaitable`).
+ * The domain services take `AsyncPort<...>` of the table groups of ports.ts: the SQLite stores
+ * satisfy them as they are (a sync return is a valid `Awaitable`), the PostgreSQL ones answer
+ * promises.
  */
 import type { AuditRowRecord, AuditLogStore, ListFilter, RowWithHead } from './ports.js';
 import type { ChainedRow } from './chain-row.js';
 
-/** A value or a promise of it: what a port method may return when SQLite and PostgreSQL both implement it. */
-export type Awaitable<T> = T | Promise<T>;
+import type { Awaitable } from '../../../shared/db/async-store.js';
+
+export type { Awaitable } from '../../../shared/db/async-store.js';
+
+/** A port whose every method may answer now (SQLite) or later (PostgreSQL), same arguments and meaning. */
+export type AsyncPort<P> = { [K in keyof P]: P[K] extends (...a: infer A) => infer R ? (...a: A) => Awaitable<R> : P[K] };
 
 /** The reads of the chain check (`verifyChain`), sync (SQLite) or async (PostgreSQL). */
 export type ChainReads = {
@@ -48,5 +52,26 @@ export interface AsyncChainAppender {
   appendLocked<T extends { rows: ChainedRow[] }>(tenantId: string, count: number, build: (last: AuditRowRecord | undefined, ids: number[]) => T): Promise<T>;
 }
 
+/** A tenant's chain inside one transaction that holds its chain lock (`withChainLock`). */
+export interface LockedChain {
+  /** The tenant's newest row when the lock was taken. */
+  readonly last: AuditRowRecord | undefined;
+  /** Reserve `count` increasing ids. */
+  ids(count: number): Promise<number[]>;
+  /** Insert rows and their checkpoints (one statement). */
+  insert(rows: ChainedRow[]): Promise<void>;
+  /** Run `fn` in a savepoint: its writes roll back alone when it throws. */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** Writer jobs under the tenant's chain lock (ingestion, sealing, checkpoints: async-chain-writer.ts). */
+export interface AsyncChainLocker {
+  /**
+   * In one transaction holding the tenant's chain lock, run `fn`; every store call it awaits joins
+   * that transaction. @returns `fn`'s result once committed. @throws `fn`'s or the commit's error (nothing stored).
+   */
+  withChainLock<T>(tenantId: string, fn: (chain: LockedChain) => Promise<T>): Promise<T>;
+}
+
 /** The audit log on an asynchronous store: reads, chained appends, readiness and close. */
-export interface AsyncAuditLogStore extends AsyncAuditLogReads, AsyncChainAppender {}
+export interface AsyncAuditLogStore extends AsyncAuditLogReads, AsyncChainAppender, AsyncChainLocker {}

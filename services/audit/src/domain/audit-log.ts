@@ -6,11 +6,15 @@ import { isServicePrincipal, type Principal } from '../../../shared/identity/pri
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { AuditAppendRequest, AuditAppendResponse, AuditListQuery, AuditRowPage, AuditRowView, ChainReport } from '../contracts/audit-log.js';
 import { chainHash, type Json } from '../verifier/format.js';
-import type { ChainWriter } from './chain-writer.js';
+import type { AsyncPort, ChainReads } from './async-ports.js';
 import { verifyChain } from './chain-verify.js';
 import { nodeHashProvider, type KeyProvider } from './keys.js';
 import type { AuditLogStore, AuditRowRecord } from './ports.js';
 import { redactSecrets } from './redact.js';
+import type { AuditWriter } from './writer.js';
+
+/** The audit log reads of the service: the listing and the chain check (SQLite: sync; PostgreSQL: async). */
+export type AuditLogReads = ChainReads & AsyncPort<Pick<AuditLogStore, 'list'>>;
 
 /** Row as shown to admins (JSON columns parsed, chain_hash recomputed). */
 export function rowView(r: AuditRowRecord): AuditRowView {
@@ -27,9 +31,10 @@ export function rowView(r: AuditRowRecord): AuditRowView {
 export class AuditLogService {
   /**
    * @param tenantId the pinned tenant (rows go there whatever a body says);
-   * @param log the audit log tables; @param writer the single writer; @param keys the key ring in force.
+   * @param log the audit log tables; @param writer the single writer (SQLite `ChainWriter` or
+   * PostgreSQL `AsyncChainWriter`); @param keys the key ring in force.
    */
-  constructor(private readonly tenantId: string, private readonly log: AuditLogStore, private readonly writer: ChainWriter, private readonly keys: KeyProvider) {}
+  constructor(private readonly tenantId: string, private readonly log: AuditLogReads, private readonly writer: Pick<AuditWriter, 'append'>, private readonly keys: KeyProvider) {}
 
   /**
    * Append a row for `caller` (`POST /v1/audit`). `user_id` is honoured from service principals
@@ -54,10 +59,10 @@ export class AuditLogService {
   }
 
   /** Rows newest first, filtered by user and action (`GET /v1/admin/audit`); `next_cursor` is the next offset. */
-  list(q: AuditListQuery): AuditRowPage {
+  async list(q: AuditListQuery): Promise<AuditRowPage> {
     const limit = q.limit ?? 50;
     const offset = q.offset ?? 0;
-    const rows = this.log.list({ tenantId: this.tenantId, userId: q.user_id, action: q.action, limit: limit + 1, offset });
+    const rows = await this.log.list({ tenantId: this.tenantId, userId: q.user_id, action: q.action, limit: limit + 1, offset });
     const items = rows.slice(0, limit).map(rowView);
     return rows.length > limit ? { items, next_cursor: String(offset + limit) } : { items };
   }

@@ -17,6 +17,8 @@ import type { AuditLogStore, AuditRowRecord, WriteTransactions } from './ports.j
 import { genesisHash } from '../verifier/format.js';
 import { buildChainRow, tipAfter, type AppendInput } from './chain-row.js';
 import { nodeHashProvider, type KeyProvider, type KeyRing } from './keys.js';
+import { driveSync } from './maybe-async.js';
+import type { AuditWriter, WriterJob } from './writer.js';
 
 export type { AppendInput } from './chain-row.js';
 
@@ -50,7 +52,7 @@ interface Head { seq: number; chainHash: string }
 export const MAX_JOBS_PER_COMMIT = 1000;
 
 /** Group-committing single writer of the audit store. */
-export class ChainWriter {
+export class ChainWriter implements AuditWriter {
   private readonly heads = new Map<string, Head>();
   private nextId: number;
   private queue: Job[] = [];
@@ -84,6 +86,16 @@ export class ChainWriter {
    */
   submit<T>(fn: (tx: WriterTx) => T): Promise<T> {
     return this.enqueue(fn, true);
+  }
+
+  /**
+   * `AuditWriter.run` on SQLite: the job runs synchronously inside the next group transaction, in
+   * its own savepoint (exactly as a `submit` of the same body). `tenantId` is not needed: the
+   * single writer already orders every job.
+   */
+  run<T>(tenantId: string, job: WriterJob<T>): Promise<T> {
+    void tenantId;
+    return this.enqueue((tx) => driveSync(job(tx)), true);
   }
 
   private enqueue<T>(fn: (tx: WriterTx) => T, savepoint: boolean): Promise<T> {

@@ -12,7 +12,9 @@ import { sign, type KeyObject } from 'node:crypto';
 import { chainHash } from '../verifier/format.js';
 import { fromHex } from '../verifier/hash.js';
 import { formatCheckpointText, formatNote, isValidKeyName, noteKeyHash } from '../verifier/note.js';
+import type { AsyncPort } from './async-ports.js';
 import { nodeHashProvider } from './keys.js';
+import { aw, drive, type Awaitable, type Steps } from './maybe-async.js';
 import type { AuditLogStore } from './ports.js';
 import type { ReceiptSigner } from './receipt-signing.js';
 
@@ -50,16 +52,21 @@ export class CheckpointService {
    * @param signer the active receipt key; @param originOf the origin of a tenant; @param now clock.
    */
   constructor(
-    private readonly store: CheckpointStore, private readonly log: Pick<AuditLogStore, 'lastRow'>, private readonly signer: ReceiptSigner,
+    private readonly store: AsyncPort<CheckpointStore>, private readonly log: AsyncPort<Pick<AuditLogStore, 'lastRow'>>, private readonly signer: ReceiptSigner,
     private readonly originOf: (tenantId: string) => string, private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
    * Sign and store a checkpoint of (`seq`, `chainHashHex`), unless one exists at that seq.
-   * Must run inside a writer job (or where no writer job can interleave). @returns the row.
+   * Must run inside a writer job (or where no writer job can interleave). @returns the row
+   * (synchronously over SQLite).
    */
-  sign(tenantId: string, seq: number, chainHashHex: string): CheckpointRow {
-    const existing = this.store.at(tenantId, seq);
+  sign(tenantId: string, seq: number, chainHashHex: string): Awaitable<CheckpointRow> {
+    return drive(this.signSteps(tenantId, seq, chainHashHex));
+  }
+
+  private *signSteps(tenantId: string, seq: number, chainHashHex: string): Steps<CheckpointRow> {
+    const existing = yield* aw(this.store.at(tenantId, seq));
     if (existing) return existing;
     const { kid, key } = this.signer.signer();
     const origin = this.originOf(tenantId);
@@ -69,7 +76,7 @@ export class CheckpointService {
     const raw = this.publicKeyOf(kid, key);
     const note = formatNote(text, [{ name: origin, keyHash: noteKeyHash(origin, raw, nodeHashProvider), sig }]);
     const row: CheckpointRow = { tenant_id: tenantId, seq, chain_hash: chainHashHex, kid, note, created_at: created };
-    this.store.insert(row);
+    yield* aw(this.store.insert(row));
     return row;
   }
 
@@ -80,21 +87,29 @@ export class CheckpointService {
     return this.rawKey.raw;
   }
 
-  /** Sign the tenant chain's head when it moved past the latest checkpoint. @returns the new row, or null. */
-  signHeadIfMoved(tenantId: string): CheckpointRow | null {
-    const head = this.log.lastRow(tenantId);
+  /**
+   * Sign the tenant chain's head when it moved past the latest checkpoint (inside a writer job:
+   * `yield* aw(...)`, or synchronously over SQLite). @returns the new row, or null.
+   */
+  signHeadIfMoved(tenantId: string): Awaitable<CheckpointRow | null> {
+    return drive(this.signHeadSteps(tenantId));
+  }
+
+  /** `signHeadIfMoved` as a writer-job body. */
+  *signHeadSteps(tenantId: string): Steps<CheckpointRow | null> {
+    const head = yield* aw(this.log.lastRow(tenantId));
     if (!head) return null;
-    const latest = this.store.latest(tenantId);
+    const latest = yield* aw(this.store.latest(tenantId));
     if (latest && latest.seq >= head.seq) return null;
-    return this.sign(tenantId, head.seq, chainHash(head.id, head.previous_hash, head.signature, nodeHashProvider));
+    return yield* this.signSteps(tenantId, head.seq, chainHash(head.id, head.previous_hash, head.signature, nodeHashProvider));
   }
 
   /** The newest checkpoint note, or undefined. */
-  latest(tenantId: string): CheckpointRow | undefined { return this.store.latest(tenantId); }
+  latest(tenantId: string): Awaitable<CheckpointRow | undefined> { return this.store.latest(tenantId); }
   /** The checkpoint at `seq`, or undefined. */
-  at(tenantId: string, seq: number): CheckpointRow | undefined { return this.store.at(tenantId, seq); }
+  at(tenantId: string, seq: number): Awaitable<CheckpointRow | undefined> { return this.store.at(tenantId, seq); }
   /** The first checkpoint at or after `seq` (the one a proof anchored at `seq` carries), or undefined. */
-  firstAtOrAfter(tenantId: string, seq: number): CheckpointRow | undefined { return this.store.firstAtOrAfter(tenantId, seq); }
+  firstAtOrAfter(tenantId: string, seq: number): Awaitable<CheckpointRow | undefined> { return this.store.firstAtOrAfter(tenantId, seq); }
 }
 
 /**

@@ -4,13 +4,20 @@
  */
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { EgressStats, EgressStatsQuery } from '../contracts.js';
-import type { EgressBucketRow } from '../store/egress-cursor.js';
+import type { Awaitable } from './maybe-async.js';
+
+/** A stats bucket row (the stats port's answer). */
+export interface EgressBucketRow { key: string | null; hits: number; allow: number; deny: number; bytes: number }
+
+/** The stats port's answer: buckets and the summary. */
+export interface EgressStatsRows {
+  buckets: EgressBucketRow[];
+  summary: { total: number; allow: number; deny: number; distinct_destinations: number; bytes: number };
+}
 
 /** The query port (store/egress-cursor.ts `SqliteEgressStats`). */
 export interface EgressStatsPort {
-  query(tenantId: string, groupBy: NonNullable<EgressStatsQuery['group_by']>, from: string | null, to: string | null, limit: number): {
-    buckets: EgressBucketRow[]; summary: { total: number; allow: number; deny: number; distinct_destinations: number; bytes: number };
-  };
+  query(tenantId: string, groupBy: NonNullable<EgressStatsQuery['group_by']>, from: string | null, to: string | null, limit: number): Awaitable<EgressStatsRows>;
 }
 
 /** An ISO date or date-time as the stored RFC 3339 form. @throws DomainError 400 `invalid_request`. */
@@ -22,9 +29,9 @@ function isoOf(v: string | undefined, name: string): string | null {
 }
 
 /** Answer the stats for `q` (group_by default `destination`, limit default 50). */
-export function egressStats(port: EgressStatsPort, tenantId: string, q: EgressStatsQuery): EgressStats {
+export async function egressStats(port: EgressStatsPort, tenantId: string, q: EgressStatsQuery): Promise<EgressStats> {
   const groupBy = q.group_by ?? 'destination';
-  const r = port.query(tenantId, groupBy, isoOf(q.from_date, 'from_date'), isoOf(q.to_date, 'to_date'), q.limit ?? 50);
+  const r = await port.query(tenantId, groupBy, isoOf(q.from_date, 'from_date'), isoOf(q.to_date, 'to_date'), q.limit ?? 50);
   const s = r.summary;
   return {
     group_by: groupBy,

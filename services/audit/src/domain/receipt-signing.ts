@@ -9,6 +9,8 @@
  */
 import { sign, type KeyObject } from 'node:crypto';
 import { PUBLIC_SIGNATURE_ALG, type PublicSignature } from '../contracts/receipt-format.js';
+import type { AsyncPort } from './async-ports.js';
+import { aw, drive, type Awaitable, type Steps } from './maybe-async.js';
 import type { EnvelopeRow, EnvelopeStore } from './ports.js';
 
 /** A stored envelope signature (`envelope_signatures`). */
@@ -53,18 +55,20 @@ export function publicSignatureOf(r: EnvelopeSignatureRow | undefined): PublicSi
  * inside the same job, with the anchor row's seq and chain hash (the new chain head).
  */
 export function signingEnvelopeStore(
-  inner: EnvelopeStore, signer: ReceiptSigner, signatures: EnvelopeSignatureStore,
-  onManualSeal?: (tenantId: string, seq: number, chainHash: string) => void,
-): EnvelopeStore {
+  inner: AsyncPort<EnvelopeStore>, signer: ReceiptSigner, signatures: AsyncPort<EnvelopeSignatureStore>,
+  onManualSeal?: (tenantId: string, seq: number, chainHash: string) => Awaitable<unknown>,
+): AsyncPort<EnvelopeStore> {
+  function* insertSteps(e: EnvelopeRow): Steps<void> {
+    yield* aw(inner.insert(e));
+    const { kid, key } = signer.signer();
+    const s = signEnvelopeRow(e, kid, key);
+    yield* aw(signatures.insert({ tenant_id: e.tenant_id, turn_id: e.turn_id, alg: s.alg, kid: s.kid, sig: s.sig }));
+    // The stored payload is JCS: this exact key/value text can only be the real seal_reason.
+    if (onManualSeal && e.payload.includes('"seal_reason":"manual"')) yield* aw(onManualSeal(e.tenant_id, e.audit_seq, e.audit_chain_hash));
+  }
   return {
     get: (tenantId, turnId) => inner.get(tenantId, turnId),
-    insert(e) {
-      inner.insert(e);
-      const { kid, key } = signer.signer();
-      const s = signEnvelopeRow(e, kid, key);
-      signatures.insert({ tenant_id: e.tenant_id, turn_id: e.turn_id, alg: s.alg, kid: s.kid, sig: s.sig });
-      // The stored payload is JCS: this exact key/value text can only be the real seal_reason.
-      if (onManualSeal && e.payload.includes('"seal_reason":"manual"')) onManualSeal(e.tenant_id, e.audit_seq, e.audit_chain_hash);
-    },
+    // Synchronous over SQLite (inside the writer's transaction), a promise over PostgreSQL.
+    insert: (e) => drive(insertSteps(e)),
   };
 }

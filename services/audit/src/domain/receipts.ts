@@ -30,11 +30,12 @@ import { likePattern } from './receipt-history.js';
 import { envelopeRecordOf, historyItemOf, receiptOf } from './receipt-views.js';
 import { publicSignatureOf, type EnvelopeSignatureStore } from './receipt-signing.js';
 import type { CheckpointStore } from './checkpoints.js';
+import type { AsyncPort } from './async-ports.js';
 
 /** Receipt format v2 sources (issue 22): envelope signatures and checkpoints. */
 export interface ReceiptV2Ports {
-  signatures: EnvelopeSignatureStore;
-  checkpoints: Pick<CheckpointStore, 'firstAtOrAfter'>;
+  signatures: AsyncPort<EnvelopeSignatureStore>;
+  checkpoints: AsyncPort<Pick<CheckpointStore, 'firstAtOrAfter'>>;
 }
 
 /** The filters of `GET /v1/receipts` (issue 13 item 7). */
@@ -61,26 +62,26 @@ export function suffixRowOf(r: AuditRowRecord, redact: boolean): ProofSuffixRow 
   return { id: r.id, seq: r.seq, signed_payload: r.signed_payload, signature: r.signature, previous_hash: r.previous_hash, key_version: r.key_version, chain_hash };
 }
 
-/** The tables receipts read. */
+/** The tables receipts read (SQLite: sync; PostgreSQL: async). */
 export interface ReceiptPorts {
-  turns: TurnStore;
-  events: TurnEventStore;
-  envelopes: EnvelopeStore;
-  log: AuditLogStore;
+  turns: AsyncPort<TurnStore>;
+  events: AsyncPort<TurnEventStore>;
+  envelopes: AsyncPort<EnvelopeStore>;
+  log: AsyncPort<Pick<AuditLogStore, 'suffixFrom'>>;
 }
 
 /** Who may see a turn (the turn service). */
 export interface TurnVisibility {
   /** @throws DomainError `turn_not_found` when absent or not the viewer's. */
-  visibleTurn(tenantId: string, viewer: Viewer, turnId: string): TurnRecord;
+  visibleTurn(tenantId: string, viewer: Viewer, turnId: string): Promise<TurnRecord>;
 }
 
 /** Read side of receipts over the store, and their server-side verification. */
 export class ReceiptService {
-  private readonly turns: TurnStore;
-  private readonly events: TurnEventStore;
-  private readonly envelopes: EnvelopeStore;
-  private readonly log: AuditLogStore;
+  private readonly turns: AsyncPort<TurnStore>;
+  private readonly events: AsyncPort<TurnEventStore>;
+  private readonly envelopes: AsyncPort<EnvelopeStore>;
+  private readonly log: AsyncPort<Pick<AuditLogStore, 'suffixFrom'>>;
 
   /**
    * @param ports the tables receipts read; @param keys the key ring in force (verification);
@@ -94,24 +95,24 @@ export class ReceiptService {
   }
 
   /** The turn, or undefined when the audit service never saw it. */
-  turn(tenantId: string, turnId: string): TurnRecord | undefined {
-    return this.turns.get(tenantId, turnId);
+  async turn(tenantId: string, turnId: string): Promise<TurnRecord | undefined> {
+    return await this.turns.get(tenantId, turnId);
   }
 
   /** The envelope record of a sealed turn, or null. */
-  envelope(tenantId: string, turnId: string): EnvelopeRecord | null {
-    const e = this.envelopes.get(tenantId, turnId);
+  async envelope(tenantId: string, turnId: string): Promise<EnvelopeRecord | null> {
+    const e = await this.envelopes.get(tenantId, turnId);
     if (!e) return null;
-    return this.v2 ? envelopeRecordOf(e, publicSignatureOf(this.v2.signatures.get(tenantId, turnId))) : envelopeRecordOf(e);
+    return this.v2 ? envelopeRecordOf(e, publicSignatureOf(await this.v2.signatures.get(tenantId, turnId))) : envelopeRecordOf(e);
   }
 
   /** Receipt detail `{receipt, envelope, events}` of a sealed turn, or null before the seal. */
-  detail(tenantId: string, turnId: string): ReceiptDetail | null {
-    const t = this.turns.get(tenantId, turnId);
-    const env = this.envelope(tenantId, turnId);
+  async detail(tenantId: string, turnId: string): Promise<ReceiptDetail | null> {
+    const t = await this.turns.get(tenantId, turnId);
+    const env = await this.envelope(tenantId, turnId);
     if (!t || !env) return null;
     // Exactly the sealed events, in the envelope's order (none arrive after the seal).
-    return { receipt: receiptOf(t), envelope: env, events: orderedEvents(this.events.ofTurn(tenantId, turnId)) };
+    return { receipt: receiptOf(t), envelope: env, events: orderedEvents(await this.events.ofTurn(tenantId, turnId)) };
   }
 
   /**
@@ -120,32 +121,32 @@ export class ReceiptService {
    * anchor (suffix[0], always in full) whose `user_id` is not that principal (system rows, whose
    * `user_id` is null, included).
    */
-  proof(tenantId: string, turnId: string, redactFor: string | null = null): ProofExport | null {
-    const t = this.turns.get(tenantId, turnId);
-    const env = this.envelope(tenantId, turnId);
+  async proof(tenantId: string, turnId: string, redactFor: string | null = null): Promise<ProofExport | null> {
+    const t = await this.turns.get(tenantId, turnId);
+    const env = await this.envelope(tenantId, turnId);
     if (!t || !env) return null;
-    const suffix = this.log.suffixFrom(tenantId, env.audit_seq)
+    const suffix = (await this.log.suffixFrom(tenantId, env.audit_seq))
       .map((r, i) => suffixRowOf(r, redactFor !== null && i > 0 && r.user_id !== redactFor));
     if (!this.v2) return { format: RECEIPT_FORMAT_V1_1, receipt: receiptOf(t), envelope: env, audit_chain: { suffix } };
     // Issue 22 item 3: the first checkpoint at or after the anchor; it lies within the suffix read above
     // unless it was signed in between (then the next export carries it).
-    const cp = this.v2.checkpoints.firstAtOrAfter(tenantId, env.audit_seq);
+    const cp = await this.v2.checkpoints.firstAtOrAfter(tenantId, env.audit_seq);
     const last = suffix[suffix.length - 1];
     const checkpoint = cp && last && cp.seq <= last.seq ? cp.note : null;
     return { format: RECEIPT_FORMAT_V2, receipt: receiptOf(t), envelope: env, audit_chain: { suffix }, checkpoint };
   }
 
   /** Bundle `{detail, proof}`, or null before the seal; `redactFor` as for `proof`. */
-  bundle(tenantId: string, turnId: string, redactFor: string | null = null): ReceiptBundle | null {
-    const detail = this.detail(tenantId, turnId);
-    const proof = this.proof(tenantId, turnId, redactFor);
+  async bundle(tenantId: string, turnId: string, redactFor: string | null = null): Promise<ReceiptBundle | null> {
+    const detail = await this.detail(tenantId, turnId);
+    const proof = await this.proof(tenantId, turnId, redactFor);
     return detail && proof ? { detail, proof } : null;
   }
 
   /** `GET /v1/receipts/:turn_id`. @throws DomainError `turn_not_found`, `receipt_not_sealed`. */
-  detailFor(tenantId: string, viewer: Viewer, turnId: string): ReceiptDetail {
-    this.visibility.visibleTurn(tenantId, viewer, turnId);
-    return this.detail(tenantId, turnId) ?? throwNotSealed(turnId);
+  async detailFor(tenantId: string, viewer: Viewer, turnId: string): Promise<ReceiptDetail> {
+    await this.visibility.visibleTurn(tenantId, viewer, turnId);
+    return (await this.detail(tenantId, turnId)) ?? throwNotSealed(turnId);
   }
 
   /**
@@ -153,15 +154,15 @@ export class ReceiptService {
    * redacted unless the viewer sees the whole tenant (admins, service accounts).
    * @throws `turn_not_found`, `receipt_not_sealed`.
    */
-  proofFor(tenantId: string, viewer: Viewer, turnId: string): ProofExport {
-    this.visibility.visibleTurn(tenantId, viewer, turnId);
-    return this.proof(tenantId, turnId, ownerFilter(viewer)) ?? throwNotSealed(turnId);
+  async proofFor(tenantId: string, viewer: Viewer, turnId: string): Promise<ProofExport> {
+    await this.visibility.visibleTurn(tenantId, viewer, turnId);
+    return (await this.proof(tenantId, turnId, ownerFilter(viewer))) ?? throwNotSealed(turnId);
   }
 
   /** `GET /v1/receipts/:turn_id/bundle`, redacted as `proofFor`. @throws `turn_not_found`, `receipt_not_sealed`. */
-  bundleFor(tenantId: string, viewer: Viewer, turnId: string): ReceiptBundle {
-    this.visibility.visibleTurn(tenantId, viewer, turnId);
-    return this.bundle(tenantId, turnId, ownerFilter(viewer)) ?? throwNotSealed(turnId);
+  async bundleFor(tenantId: string, viewer: Viewer, turnId: string): Promise<ReceiptBundle> {
+    await this.visibility.visibleTurn(tenantId, viewer, turnId);
+    return (await this.bundle(tenantId, turnId, ownerFilter(viewer))) ?? throwNotSealed(turnId);
   }
 
   /**
@@ -172,7 +173,7 @@ export class ReceiptService {
    * @throws DomainError 400 `invalid_request` (field `querystring.cursor`) on a cursor this service did not issue;
    * 403 `admin_required` when a viewer who does not see the whole tenant asks for another user's receipts.
    */
-  listFor(tenantId: string, viewer: Viewer, limit: number, cursor: string | undefined, filter: ReceiptListFilter = {}): ReceiptPage {
+  async listFor(tenantId: string, viewer: Viewer, limit: number, cursor: string | undefined, filter: ReceiptListFilter = {}): Promise<ReceiptPage> {
     let before = Number.MAX_SAFE_INTEGER;
     if (cursor !== undefined) {
       const n = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -188,8 +189,8 @@ export class ReceiptService {
     const like = likePattern(filter.q);
     // No kind and no search: the list as it always was.
     const rows = kind === null && like === null
-      ? this.turns.sealed(tenantId, before, limit + 1, principalId)
-      : this.turns.sealedPage(tenantId, { beforeSeq: before, limit: limit + 1, principalId, kind, like });
+      ? await this.turns.sealed(tenantId, before, limit + 1, principalId)
+      : await this.turns.sealedPage(tenantId, { beforeSeq: before, limit: limit + 1, principalId, kind, like });
     const page = rows.slice(0, limit);
     const out: ReceiptPage = { items: page.map(historyItemOf) };
     if (rows.length > limit) out.next_cursor = Buffer.from(String(page[page.length - 1]!.sealed_seq), 'utf8').toString('base64url');
@@ -201,12 +202,12 @@ export class ReceiptService {
    * the bundle that caller would export); when it holds, move the receipt to `verified` and record
    * when and by whom. @returns null before the seal.
    */
-  verify(tenantId: string, turnId: string, by: string, now: Date = new Date(), redactFor: string | null = null): { report: VerificationReport; turn: TurnRecord } | null {
-    const bundle = this.bundle(tenantId, turnId, redactFor);
+  async verify(tenantId: string, turnId: string, by: string, now: Date = new Date(), redactFor: string | null = null): Promise<{ report: VerificationReport; turn: TurnRecord } | null> {
+    const bundle = await this.bundle(tenantId, turnId, redactFor);
     if (!bundle) return null;
     const report = verifyBundle(bundle, { keys: this.keys().byVersion, hash: nodeHashProvider });
-    if (report.ok) this.turns.markVerified(tenantId, turnId, now.toISOString(), by);
-    return { report, turn: this.turns.get(tenantId, turnId)! };
+    if (report.ok) await this.turns.markVerified(tenantId, turnId, now.toISOString(), by);
+    return { report, turn: (await this.turns.get(tenantId, turnId))! };
   }
 
   /**
@@ -215,9 +216,9 @@ export class ReceiptService {
    * rows checked in full and by link only.
    * @throws DomainError `turn_not_found`, `receipt_not_sealed`.
    */
-  verifyFor(tenantId: string, viewer: Viewer, turnId: string, now: Date = new Date()): ReceiptVerifyResponse {
-    this.visibility.visibleTurn(tenantId, viewer, turnId);
-    const r = this.verify(tenantId, turnId, viewer.id, now, ownerFilter(viewer)) ?? throwNotSealed(turnId);
+  async verifyFor(tenantId: string, viewer: Viewer, turnId: string, now: Date = new Date()): Promise<ReceiptVerifyResponse> {
+    await this.visibility.visibleTurn(tenantId, viewer, turnId);
+    const r = (await this.verify(tenantId, turnId, viewer.id, now, ownerFilter(viewer))) ?? throwNotSealed(turnId);
     return {
       ok: r.report.ok,
       // The server pipeline runs the eight HMAC-side checks only (`CHECK_IDS`).

@@ -31,7 +31,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<ArtifactRoutesOptions> = 
     schema: { body: ArtifactUploadRequestSchema, response: { 200: ArtifactInfoSchema, 201: ArtifactInfoSchema } },
   }, async (req, reply) => {
     requireServiceAccount(requirePrincipal(req));
-    const r = artifacts.upload(tenantId, req.body);
+    const r = await artifacts.upload(tenantId, req.body);
     return reply.code(r.created ? 201 : 200).send(r.artifact);
   });
 
@@ -43,7 +43,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<ArtifactRoutesOptions> = 
     schema: { params: ArtifactParamsSchema, response: { 200: ArtifactBodySchema } },
   }, async (req, reply) => {
     const p = req.params;
-    const a = artifacts.openFor(tenantId, requirePrincipal(req), p.turn_id, p.event_id, p.kind);
+    const a = await artifacts.openFor(tenantId, requirePrincipal(req), p.turn_id, p.event_id, p.kind);
     void reply.header('content-type', a.meta.content_type).header('content-length', String(a.size)).header('x-content-sha256', a.meta.sha256)
       .header('x-content-type-options', 'nosniff');
     return reply.send(a.stream);

@@ -19,12 +19,12 @@ const TEXT = 'text/plain; charset=utf-8';
 /** Register the two checkpoint routes. */
 export const receiptCheckpointRoutes: FastifyPluginAsyncTypebox<ReceiptCheckpointRoutesOptions> = async (app, { tenantId, checkpoints }) => {
   app.get('/v1/receipts/checkpoints/latest', { config: { public: true } }, async (_req, reply) => {
-    const cp = checkpoints.latest(tenantId);
+    const cp = await checkpoints.latest(tenantId);
     if (!cp) throw new DomainError('checkpoint_not_found', 'no checkpoint has been signed yet');
     return reply.type(TEXT).header('cache-control', 'no-store').send(cp.note);
   });
   app.get('/v1/receipts/checkpoints/:seq', { config: { public: true }, schema: { params: CheckpointParamsSchema } }, async (req, reply) => {
-    const cp = checkpoints.at(tenantId, req.params.seq);
+    const cp = await checkpoints.at(tenantId, req.params.seq);
     if (!cp) throw new DomainError('checkpoint_not_found', `no checkpoint at seq ${req.params.seq}`);
     return reply.type(TEXT).send(cp.note);
   });

@@ -4,6 +4,9 @@
  */
 import type { Db } from '../../../shared/db/open.js';
 import type { EgressCursorStore, FileId } from '../domain/egress-shipper.js';
+import type { EgressBucketRow } from '../domain/egress-stats.js';
+
+export type { EgressBucketRow } from '../domain/egress-stats.js';
 
 /** SQLite cursor on the audit store's connection (so it commits with the rows). */
 export class SqliteEgressCursor implements EgressCursorStore {
@@ -19,8 +22,6 @@ export class SqliteEgressCursor implements EgressCursorStore {
   }
 }
 
-/** A stats bucket row. */
-export interface EgressBucketRow { key: string | null; hits: number; allow: number; deny: number; bytes: number }
 
 /** Stats queries over the egress rows of one tenant. */
 export class SqliteEgressStats {

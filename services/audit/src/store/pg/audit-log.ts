@@ -11,7 +11,7 @@
  * checkpoint are inserted by one statement in the same transaction.
  */
 import type { PgDb } from '../../../../shared/db/pg/db.js';
-import type { AsyncAuditLogStore } from '../../domain/async-ports.js';
+import type { AsyncAuditLogStore, LockedChain } from '../../domain/async-ports.js';
 import type { ChainedRow } from '../../domain/chain-row.js';
 import type { AuditRowRecord, ListFilter, RowWithHead } from '../../domain/ports.js';
 
@@ -27,6 +27,13 @@ const HEAD_TYPES = ['text', 'bigint', 'bigint', 'text', 'text', 'text', 'text'];
 const unnest = (types: string[], from: number): string => `unnest(${types.map((t, i) => `$${from + i}::${t}[]`).join(', ')})`;
 const INSERT = `WITH r AS (INSERT INTO audit_log (${ROW_COLS.join(', ')}) SELECT * FROM ${unnest(ROW_TYPES, 1)})
   INSERT INTO chain_head (${HEAD_COLS.join(', ')}) SELECT * FROM ${unnest(HEAD_TYPES, ROW_COLS.length + 1)}`;
+
+function insertParams(rows: readonly ChainedRow[]): unknown[] {
+  const params: unknown[] = [];
+  for (const c of ROW_COLS) params.push(rows.map((x) => x.row[c]));
+  for (const c of HEAD_COLS) params.push(rows.map((x) => x.head[c]));
+  return params;
+}
 
 /** PostgreSQL implementation of the audit log's reads and chained appends. */
 export class PgAuditLogStore implements AsyncAuditLogStore {
@@ -46,12 +53,27 @@ export class PgAuditLogStore implements AsyncAuditLogStore {
       }
       const out = build(last, ids);
       if (out.rows.length) {
-        const params: unknown[] = [];
-        for (const c of ROW_COLS) params.push(out.rows.map((x) => x.row[c]));
-        for (const c of HEAD_COLS) params.push(out.rows.map((x) => x.head[c]));
-        await this.db.exec(INSERT, params);
+        await this.db.exec(INSERT, insertParams(out.rows));
       }
       return out;
+    });
+  }
+
+  async withChainLock<T>(tenantId: string, fn: (chain: LockedChain) => Promise<T>): Promise<T> {
+    return this.db.tx(async () => {
+      await this.db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CHAIN_LOCK_KEY, tenantId]);
+      // Its own statement after the lock: it sees the previous holder's commit (module header).
+      const last = await this.lastRow(tenantId);
+      return fn({
+        last,
+        ids: async (count) => {
+          const [r] = await this.db.query<{ ids: string[] | null }>(
+            "SELECT array_agg(nextval('audit_log_id_seq') ORDER BY g) AS ids FROM generate_series(1, $1::int) g", [count]);
+          return (r?.ids ?? []).map(Number).sort((x, y) => x - y);
+        },
+        insert: async (rows) => { if (rows.length) await this.db.exec(INSERT, insertParams(rows)); },
+        savepoint: (f) => this.db.tx(f),
+      });
     });
   }
 
