@@ -20,6 +20,7 @@
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from '../../shared/config.js';
 import { durableTurnEvents } from '../../shared/events/outbox.js';
+import { durablePgTurnEvents } from '../../shared/events/outbox-pg-events.js';
 import { defineService } from '../../shared/kit/service.js';
 import { AuthClient } from '../../auth/src/client.js';
 import { AuthLoginChallenges } from './clients/login-challenges.js';
@@ -95,11 +96,13 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     onClose(() => pools.close());
     // Durable: a turn's terminal event is on disk before its answer's last byte (issue 11 item 7).
     let transportStatsOf: TransportStats | null = null;
-    const events = durableTurnEvents(cfg, 'gateway', logger, {
+    const eventSeams = {
       batchDelayMs: runtime.turnEventBatchMs,
       // Issue 20: which transport carried each batch (metrics and topology).
-      onBatch: (t) => { app.gatewayCounters?.turnEventBatches?.inc({ transport: t }); transportStatsOf?.record(TURN_EVENTS_ROUTE, t); },
-    });
+      onBatch: (t: 'grpc' | 'http') => { app.gatewayCounters?.turnEventBatches?.inc({ transport: t }); transportStatsOf?.record(TURN_EVENTS_ROUTE, t); },
+    };
+    // Issue 21 item 1: with a database the outbox is `gateway.turn_outbox`, shared by every gateway.
+    const events = cfg.database ? await durablePgTurnEvents(cfg.database, cfg, 'gateway', logger, eventSeams, onClose) : durableTurnEvents(cfg, 'gateway', logger, eventSeams);
     onClose(async () => { await events.shutdown(EVENT_DRAIN_MS); });
     const proxy = new UpstreamProxy(pools, settings);
     // The phone's device channel never ends by itself: cut it rather than wait at shutdown (issue 14).

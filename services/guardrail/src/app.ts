@@ -26,7 +26,7 @@ import { guardGrpc } from './grpc/guard.js';
 import { policyRoutes } from './routes/policy.js';
 import { statusRoutes } from './routes/status.js';
 import { ScanPool } from './scanning/scan-pool.js';
-import { openGuardStore } from './store/guard-store.js';
+import { openGuardStore, openPgGuardStore } from './store/guard-store.js';
 
 /** Host hooks of the guardrail (`start(cfg, runtime)`'s second argument); it has no test seams. */
 export type GuardrailRuntime = ServiceRuntime;
@@ -40,7 +40,7 @@ export const guardrailService = defineService<GuardrailConfig, GuardrailRuntime>
   errors: GUARDRAIL_ERRORS,
   bodyLimit: (cfg) => cfg.maxBodyBytes,
   setup: async ({ cfg, logger, app, onClose, background, grpc }) => {
-    const store = openGuardStore(cfg.dbDir, cfg.migrationsDir);
+    const store = cfg.database ? await openPgGuardStore(cfg.database, cfg.migrationsDir, cfg.dbDir) : openGuardStore(cfg.dbDir, cfg.migrationsDir);
     onClose(() => store.close());
     const events = new TurnEventClient({
       service: 'guardrail', auditUrl: cfg.serviceUrls.audit, tenantId: cfg.tenantId, principalKeys: cfg.principalKeys,
@@ -79,16 +79,16 @@ export const guardrailService = defineService<GuardrailConfig, GuardrailRuntime>
       encoder_classifier: detailed ? encoder.status() : publicEncoderStatus(encoder.status()),
     });
     await app.register(statusRoutes, { status: layerStatus });
-    app.health.check(() => (store.isOpen ? true : 'guardrail store closed'));
+    app.health.check(async () => ((await store.ready()) ? true : 'guardrail store closed'));
     // Issue 16 item 1: /readyz says which learned layers run (the service is ready without them).
     app.health.detail(() => ({ classifiers: layerStatus(false) }));
 
-    const purge = (): void => {
-      try { store.mappings.purgeBefore(Date.now() - cfg.deidRetentionHours * 3_600_000); } catch (err) { logger.error({ err }, 'purge of de-identification mappings failed'); }
+    const purge = async (): Promise<void> => {
+      try { await store.mappings.purgeBefore(Date.now() - cfg.deidRetentionHours * 3_600_000); } catch (err) { logger.error({ err }, 'purge of de-identification mappings failed'); }
     };
-    purge();
+    await purge();
     background('deid-purge', () => {
-      const timer = setInterval(purge, PURGE_INTERVAL_MS);
+      const timer = setInterval(() => { void purge(); }, PURGE_INTERVAL_MS);
       timer.unref();
       return () => clearInterval(timer);
     });

@@ -29,8 +29,7 @@ import { WeightHasher, scanModels } from './engine/models-dir.js';
 import { adminRoutes } from './routes/admin.js';
 import { openaiRoutes } from './routes/openai.js';
 import { routerTracing } from './routes/tracing.js';
-import { SqliteRegistryStore } from './store/registry-store.js';
-import { SqliteEgressAllowlistStore } from './store/egress-allowlist-store.js';
+import { openPgRouterStore, openRouterStore } from './store/router-store.js';
 import { squidControl } from './clients/squid-control.js';
 import { EgressAllowlist } from './domain/egress.js';
 import { egressRoutes } from './routes/egress.js';
@@ -58,8 +57,9 @@ export const inferenceRouterService = defineService<RouterConfig, RouterRuntime>
     const secrets = runtime.secrets ?? await openSecretStore(cfg.dataDir, {
       log, mode: cfg.secretStore, ...(runtime.openKeychain ? { openKeychain: runtime.openKeychain } : {}),
     });
-    const store = new SqliteRegistryStore(cfg.dbDir, cfg.migrationsDir);
+    const store = cfg.database ? await openPgRouterStore(cfg.database, cfg.migrationsDir) : openRouterStore(cfg.dbDir, cfg.migrationsDir);
     ctx.onClose(() => store.close());
+    app.health.check(async () => ((await store.ready()) ? true : 'inference-router store closed'));
     // Provider base URLs are supplied by admins: every connection is checked against the
     // workstation's own ports and link-local addresses (issue 11 item 8), this service's bound port included.
     const own = workstationEndpoints(cfg);
@@ -99,10 +99,11 @@ export const inferenceRouterService = defineService<RouterConfig, RouterRuntime>
 
     const hasher = new WeightHasher();
     const registry = new Registry({
-      store, secrets, hasher,
+      store: store.registry, secrets, hasher,
       probe: (base, key) => probeProvider(dispatcher, base, key, cfg.probeTimeoutMs),
       scanLocal: () => (cfg.localEngineEnabled ? scanModels(cfg.modelsDir) : []),
     });
+    await registry.refresh();
     const cooldowns = new Cooldowns(cfg.cooldownSeconds * 1000);
     const snapshot = () => registry.snapshot;
     const inference = new InferenceService({
@@ -114,7 +115,7 @@ export const inferenceRouterService = defineService<RouterConfig, RouterRuntime>
 
     ctx.background('snapshot-refresh', () => {
       const timer = setInterval(() => {
-        try { registry.refresh(); } catch (err) { log.error({ err }, 'registry snapshot refresh failed'); }
+        registry.refresh().catch((err: unknown) => { log.error({ err }, 'registry snapshot refresh failed'); });
       }, cfg.snapshotRefreshSeconds * 1000);
       timer.unref();
       return () => clearInterval(timer);
@@ -125,9 +126,7 @@ export const inferenceRouterService = defineService<RouterConfig, RouterRuntime>
     await app.register(openaiRoutes, { inference, snapshot, cooldowns, hashes: hasher });
 
     // Issue 19 item 6: the egress allowlist; the Squid include is rewritten from the store at start.
-    const egressStore = new SqliteEgressAllowlistStore(cfg.dbDir, cfg.migrationsDir);
-    ctx.onClose(() => egressStore.close());
-    const allowlist = new EgressAllowlist(egressStore, squidControl(cfg.egress, log), ulidFactory(), () => new Date(), audit);
+    const allowlist = new EgressAllowlist(store.egress, squidControl(cfg.egress, log), ulidFactory(), () => new Date(), audit);
     await allowlist.sync();
     if (cfg.egress?.policy === 'enforce' && cfg.egress.state !== 'running') {
       app.health.check(() => `egress enforce: proxy unavailable (${cfg.egress?.reason ?? 'unknown'}); outbound calls fail closed`);

@@ -20,7 +20,7 @@ import { adminRoutes } from './routes/admin.js';
 import { generationRoutes } from './routes/generations.js';
 import { priceRoutes } from './routes/prices.js';
 import { obsTracing } from './routes/tracing.js';
-import { openObsStore } from './store/obs-store.js';
+import { openObsStore, openPgObsStore } from './store/obs-store.js';
 
 /** Test seams of observability (`start(cfg, runtime)`'s second argument). */
 export interface ObservabilityRuntime {
@@ -37,7 +37,7 @@ export const observabilityService = defineService<ObservabilityConfig, Observabi
   errors: OBSERVABILITY_ERRORS,
   async setup(ctx) {
     const { cfg, logger, app } = ctx;
-    const store = openObsStore(cfg);
+    const store = cfg.database ? await openPgObsStore(cfg.database, cfg.migrationsDir) : openObsStore(cfg);
     ctx.onClose(() => store.close());
     const { tenantId } = cfg;
     let source = ctx.runtime.priceList;
@@ -51,12 +51,13 @@ export const observabilityService = defineService<ObservabilityConfig, Observabi
       store: store.prices, source, tenantId,
       localPrices: cfg.localPrices, pricingModelsUrl: cfg.pricingModelsUrl, pricingTimeoutMs: cfg.pricingTimeoutMs,
     });
+    await prices.reload();
     const budgets = new BudgetService({ budgets: store.budgets, generations: store.generations, tenantId });
     // Spend past a budget limit notifies the admin who set it, through the agent runtime (issue 13 item 1; fails soft).
     const notifier = new NotificationsClient({ baseUrl: cfg.serviceUrls['agent-runtime'], service: 'observability', tenantId, principalKeys: cfg.principalKeys, log: logger });
     const alerts = new BudgetAlerts({
       status: (t) => budgets.status(t), sink: (n) => notifier.notify(n),
-      hasLimits: (t) => { const b = store.budgets.get(t); return !!b && (b.soft_limit_usd !== null || b.hard_limit_usd !== null); },
+      hasLimits: async (t) => { const b = await store.budgets.get(t); return !!b && (b.soft_limit_usd !== null || b.hard_limit_usd !== null); },
     });
     const generations = new GenerationService({ store: store.generations, prices, tenantId, onRecorded: (rec) => alerts.recorded(rec.tenant_id) });
     const traces = new TraceService(store.spans);
@@ -64,10 +65,11 @@ export const observabilityService = defineService<ObservabilityConfig, Observabi
     // Our own spans go straight to the store (a batch per tick), never over HTTP to ourselves.
     const own = new SpanBatcher(store.spans, (err) => logger.warn({ err }, 'span insert failed'));
     ctx.onClose(() => own.flush());
+    app.health.check(async () => ((await store.ready()) ? true : 'observability store closed'));
 
     ctx.background('span-prune', () => {
       const timer = setInterval(() => {
-        try { traces.prune(cfg.traceRetentionDays); } catch { /* next round */ }
+        traces.prune(cfg.traceRetentionDays).catch(() => { /* next round */ });
       }, PRUNE_INTERVAL_MS);
       timer.unref();
       return () => clearInterval(timer);

@@ -60,21 +60,21 @@ test('scope: the caller\'s tenant only; service accounts may act for a named use
   assert.equal(actingUser(who('u1', ['service-account']), 'u9'), 'u1', 'a role claim does not make a service (issue 11 item 1)');
 });
 
-test('policy: defaults <- tenant <- agent, partial overrides merge, bad overrides name the field', () => {
+test('policy: defaults <- tenant <- agent, partial overrides merge, bad overrides name the field', async () => {
   const store = new MemPolicies();
   const book = new PolicyBook(store, 't1');
   const admin = who('a1', ['admin']);
-  assert.deepEqual(book.view(who('u'), undefined, 'agent-a').overrides, { tenant: null, agent: null });
-  book.put(admin, { policy: { pii: { input: 'redact' } } });
-  book.put(admin, { policy: { pii: { output: 'block' } } });
+  assert.deepEqual((await book.view(who('u'), undefined, 'agent-a')).overrides, { tenant: null, agent: null });
+  await book.put(admin, { policy: { pii: { input: 'redact' } } });
+  await book.put(admin, { policy: { pii: { output: 'block' } } });
   assert.deepEqual(store.getPolicy('t1', '')!.policy, { pii: { input: 'redact', output: 'block' } });
-  const v = book.put(admin, { agent_id: 'agent-a', policy: { harmful_content: { input: 'flag' } } });
+  const v = await book.put(admin, { agent_id: 'agent-a', policy: { harmful_content: { input: 'flag' } } });
   assert.equal(v.policy.pii.input, 'redact');
   assert.equal(v.policy.harmful_content.input, 'flag');
-  assert.equal(book.view(who('u'), 't1', 'agent-b').policy.harmful_content.input, 'block');
-  assert.throws(() => book.put(admin, { policy: { pii: { input: 'explode' } } }), (err: { code?: string; extra?: { field?: string } }) => err.code === 'invalid_request' && err.extra?.field === 'body.policy.pii.input');
-  assert.throws(() => book.put(admin, { tenant_id: 'zzz', policy: {} }), { code: 'tenant_mismatch' });
-  book.remove(admin, 't1', 'agent-a');
+  assert.equal((await book.view(who('u'), 't1', 'agent-b')).policy.harmful_content.input, 'block');
+  await assert.rejects(book.put(admin, { policy: { pii: { input: 'explode' } } }), (err: { code?: string; extra?: { field?: string } }) => err.code === 'invalid_request' && err.extra?.field === 'body.policy.pii.input');
+  await assert.rejects(book.put(admin, { tenant_id: 'zzz', policy: {} }), { code: 'tenant_mismatch' });
+  await book.remove(admin, 't1', 'agent-a');
   assert.equal(store.getPolicy('t1', 'agent-a'), null);
 });
 
@@ -133,8 +133,8 @@ test('deidentify needs a turn; placeholders are per turn and reidentify restores
   const a = await deid.deidentify(u1, { content: 'Write to anna.berg@example.org', scope: { tenant_id: 't1' } });
   assert.equal(a.deidentified, 'Write to <EMAIL_ADDRESS_1>');
   assert.equal((await deid.deidentify(u1, { content: 'bob@example.com and anna.berg@example.org', scope: { tenant_id: 't1' } })).deidentified, '<EMAIL_ADDRESS_2> and <EMAIL_ADDRESS_1>');
-  assert.deepEqual(deid.reidentify(u1, { content: 'to <EMAIL_ADDRESS_1>' }), { content: 'to anna.berg@example.org', replaced: 1 });
-  assert.deepEqual(deid.reidentify({ principal: who('u2'), turnId: 'T1' }, { content: 'to <EMAIL_ADDRESS_1>' }), { content: 'to <EMAIL_ADDRESS_1>', replaced: 0 });
-  assert.deepEqual(deid.reidentify({ principal: who('u2'), turnId: null }, { content: 'plain text', turn_id: 'T1' }), { content: 'plain text', replaced: 0 });
-  assert.throws(() => deid.reidentify({ principal: who('u1'), turnId: null }, { content: '<EMAIL_ADDRESS_1>' }), { code: 'turn_missing' });
+  assert.deepEqual(await deid.reidentify(u1, { content: 'to <EMAIL_ADDRESS_1>' }), { content: 'to anna.berg@example.org', replaced: 1 });
+  assert.deepEqual(await deid.reidentify({ principal: who('u2'), turnId: 'T1' }, { content: 'to <EMAIL_ADDRESS_1>' }), { content: 'to <EMAIL_ADDRESS_1>', replaced: 0 });
+  assert.deepEqual(await deid.reidentify({ principal: who('u2'), turnId: null }, { content: 'plain text', turn_id: 'T1' }), { content: 'plain text', replaced: 0 });
+  await assert.rejects(deid.reidentify({ principal: who('u1'), turnId: null }, { content: '<EMAIL_ADDRESS_1>' }), { code: 'turn_missing' });
 });

@@ -19,8 +19,8 @@ const admin = { id: 'a', roles: ['admin'], auth_method: 'password' as const };
 const user = { id: 'u', roles: ['user'], auth_method: 'password' as const };
 const service = { id: 'service:x', roles: ['service-account'], auth_method: 'service' as const };
 
-function codeOf(fn: () => unknown): [string, number] {
-  try { fn(); } catch (e) { assert.ok(isDomainError(e)); return [e.code, statusOf(OBSERVABILITY_ERRORS, e.code, e.situation)]; }
+async function codeOf(fn: () => unknown): Promise<[string, number]> {
+  try { await fn(); } catch (e) { assert.ok(isDomainError(e)); return [e.code, statusOf(OBSERVABILITY_ERRORS, e.code, e.situation)]; }
   return ['none', 0];
 }
 
@@ -68,42 +68,42 @@ test('a user is pinned to their own records; admins and services may filter by u
   assert.equal(filterFor('acme', admin, q).since, '2024-05-01T10:00:00.000Z');
 });
 
-test('ingestion is for services, priced locally first, idempotent by event_id; reads hide other users\' records', () => {
+test('ingestion is for services, priced locally first, idempotent by event_id; reads hide other users\' records', async () => {
   const store = new MemGenerations();
   const prices = new PriceBook({ store: new MemPrices(), source: { fetch: async () => ({}) }, tenantId: 'acme', localPrices: { m: { in: 1, out: 2 } }, pricingModelsUrl: null, pricingTimeoutMs: 1 });
   const g = new GenerationService({ store, prices, tenantId: 'acme' });
-  assert.deepEqual(codeOf(() => g.ingest(user, input('01J0000000000000000000000A'))), ['service_account_required', 403]);
-  const first = g.ingest(service, input('01J0000000000000000000000A', { cost_usd: 9 }));
+  assert.deepEqual(await codeOf(() => g.ingest(user, input('01J0000000000000000000000A'))), ['service_account_required', 403]);
+  const first = await g.ingest(service, input('01J0000000000000000000000A', { cost_usd: 9 }));
   assert.equal(first.fresh, true);
   assert.equal(first.record.cost_usd, 0.005);
   assert.equal(first.record.price_source, 'local');
   assert.equal(first.record.tenant_id, 'acme');
   assert.equal(first.record.created_at, '2024-05-01T10:00:00.000Z');
-  assert.equal(g.ingest(service, input('01J0000000000000000000000A')).fresh, false);
-  const caller = g.ingest(service, input('01J0000000000000000000000B', { model: 'x', cost_usd: 0.25, user_id: 'v' })).record;
+  assert.equal((await g.ingest(service, input('01J0000000000000000000000A'))).fresh, false);
+  const caller = (await g.ingest(service, input('01J0000000000000000000000B', { model: 'x', cost_usd: 0.25, user_id: 'v' }))).record;
   assert.deepEqual([caller.cost_usd, caller.price_source], [0.25, 'caller']);
-  assert.deepEqual(codeOf(() => g.get(user, '01J0000000000000000000000B')), ['not_found', 404]);
-  assert.equal(g.get(admin, '01J0000000000000000000000B').user_id, 'v');
-  const page = g.list(admin, { limit: 1 });
+  assert.deepEqual(await codeOf(() => g.get(user, '01J0000000000000000000000B')), ['not_found', 404]);
+  assert.equal((await g.get(admin, '01J0000000000000000000000B')).user_id, 'v');
+  const page = await g.list(admin, { limit: 1 });
   assert.deepEqual(page.items.map((r) => r.event_id), ['01J0000000000000000000000B']);
   assert.equal(page.next_cursor, '01J0000000000000000000000B');
-  assert.deepEqual(g.list(admin, { limit: 1, cursor: page.next_cursor }).items.map((r) => r.event_id), ['01J0000000000000000000000A']);
+  assert.deepEqual((await g.list(admin, { limit: 1, cursor: page.next_cursor })).items.map((r) => r.event_id), ['01J0000000000000000000000A']);
 });
 
-test('budget states follow the spend of the current period; soft above hard is refused; the check is for services and admins', () => {
+test('budget states follow the spend of the current period; soft above hard is refused; the check is for services and admins', async () => {
   const rows = new Map<string, BudgetRow>();
   const generations = new MemGenerations();
   const b = new BudgetService({ budgets: { get: (t) => rows.get(t) ?? null, all: () => [...rows.values()], put: (r) => { rows.set(r.tenant_id, r); } }, generations, tenantId: 'acme' });
-  const none = b.status('acme', new Date('2024-05-17T12:00:00Z'));
+  const none = await b.status('acme', new Date('2024-05-17T12:00:00Z'));
   assert.deepEqual([none.period, none.period_start, none.state, none.soft_limit_usd], ['month', '2024-05-01T00:00:00.000Z', 'ok', null]);
-  assert.deepEqual(codeOf(() => b.set('acme', { period: 'day', soft_limit_usd: 5, hard_limit_usd: 1 }, 'a')), ['invalid_request', 400]);
+  assert.deepEqual(await codeOf(() => b.set('acme', { period: 'day', soft_limit_usd: 5, hard_limit_usd: 1 }, 'a')), ['invalid_request', 400]);
   generations.spent = 1.5;
-  assert.equal(b.set('acme', { period: 'day', soft_limit_usd: 1, hard_limit_usd: 2 }, 'a').state, 'soft_exceeded');
+  assert.equal((await b.set('acme', { period: 'day', soft_limit_usd: 1, hard_limit_usd: 2 }, 'a')).state, 'soft_exceeded');
   generations.spent = 2;
-  assert.equal(b.check(service, 'acme').state, 'hard_exceeded');
-  assert.deepEqual(codeOf(() => b.check(user, 'acme')), ['service_account_required', 403]);
-  b.set('zeta', { period: 'month' }, 'a');
-  assert.deepEqual(b.list().items.map((s) => s.tenant_id), ['acme', 'zeta']);
+  assert.equal((await b.check(service, 'acme')).state, 'hard_exceeded');
+  assert.deepEqual(await codeOf(() => b.check(user, 'acme')), ['service_account_required', 403]);
+  await b.set('zeta', { period: 'month' }, 'a');
+  assert.deepEqual((await b.list()).items.map((s) => s.tenant_id), ['acme', 'zeta']);
 });
 
 test('the price list refreshes from its source, and its absence is pricing_url_missing', async () => {
@@ -111,18 +111,18 @@ test('the price list refreshes from its source, and its absence is pricing_url_m
   const book = new PriceBook({ store, source: { fetch: async () => ({ 'm-list': { in: 3, out: 4 }, m: { in: 9, out: 9 } }) }, tenantId: 'acme', localPrices: { m: { in: 1, out: 2 } }, pricingModelsUrl: 'http://prices', pricingTimeoutMs: 1 });
   const r = await book.refresh();
   assert.equal(r.updated, 2);
-  assert.deepEqual(book.prices().items.map((p) => [p.model, p.source]), [['m', 'local'], ['m-list', 'list']]);
+  assert.deepEqual((await book.prices()).items.map((p) => [p.model, p.source]), [['m', 'local'], ['m-list', 'list']]);
   assert.equal(book.price(input('01J0000000000000000000000C', { model: 'm-list' })).price_source, 'list');
   const none = new PriceBook({ store, source: { fetch: async () => ({}) }, tenantId: 'acme', localPrices: {}, pricingModelsUrl: null, pricingTimeoutMs: 1 });
   await assert.rejects(none.refresh(), (e: unknown) => isDomainError(e) && e.code === 'pricing_url_missing' && statusOf(OBSERVABILITY_ERRORS, e.code) === 409);
 });
 
-test('posted spans are for services and are normalised; an unknown trace is not_found', () => {
+test('posted spans are for services and are normalised; an unknown trace is not_found', async () => {
   const stored: unknown[] = [];
   const t = new TraceService({ insert: (s) => { stored.push(...s); return s.length; }, trace: () => [], traces: () => [], prune: () => 0 });
   const span = { trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), service: 's', name: 'n', kind: 'internal' as const, start_time: '2024-05-01T12:00:00+02:00', duration_ms: 1, status: 'ok' as const };
-  assert.deepEqual(codeOf(() => t.ingest(user, [span])), ['service_account_required', 403]);
-  assert.equal(t.ingest(service, [span]), 1);
+  assert.deepEqual(await codeOf(() => t.ingest(user, [span])), ['service_account_required', 403]);
+  assert.equal(await t.ingest(service, [span]), 1);
   assert.deepEqual(stored[0], { ...span, parent_span_id: null, start_time: '2024-05-01T10:00:00.000Z', attributes: {} });
-  assert.deepEqual(codeOf(() => t.trace('c'.repeat(32))), ['not_found', 404]);
+  assert.deepEqual(await codeOf(() => t.trace('c'.repeat(32))), ['not_found', 404]);
 });

@@ -28,7 +28,7 @@ export class Deidentifier {
     const p = c.principal;
     const tenantId = callerTenant(p, body.scope.tenant_id, this.d.tenantId);
     const turnId = requireTurn(c);
-    const { policy } = this.d.policies.effective(tenantId, body.scope.agent_id);
+    const { policy } = await this.d.policies.effective(tenantId, body.scope.agent_id);
     const types: EntityType[] = body.entities ?? [...policy.pii.entities, ...(policy.secrets.input === 'off' ? [] : ['SECRET' as const])];
     let spans;
     try {
@@ -38,7 +38,7 @@ export class Deidentifier {
       if (err.kind === 'busy' || err.kind === 'closed') throw new DomainError<GuardrailErrorCode>('service_unavailable', 'the guard is busy; try again');
       throw new DomainError<GuardrailErrorCode>('scan_incomplete', `the content could not be scanned for personal data within ${err.budgetMs} ms (${err.kind}); nothing was de-identified`);
     }
-    const out = this.d.mappings.assignPlaceholders(tenantId, turnId, actingUser(p, body.user_id), (mapping) => deidentify(body.content, spans, mapping));
+    const out = await this.d.mappings.assignPlaceholders(tenantId, turnId, actingUser(p, body.user_id), (mapping) => deidentify(body.content, spans, mapping));
     return { deidentified: out.deidentified, entities: out.entities };
   }
 
@@ -46,11 +46,11 @@ export class Deidentifier {
    * Replace the placeholders of `body.turn_id` (default: the caller's turn) the acting user owns.
    * @throws DomainError `turn_missing` (neither `turn_id` nor X-Svc-Turn-Id).
    */
-  reidentify(c: Caller, body: ReidentifyRequest): ReidentifyResponse {
+  async reidentify(c: Caller, body: ReidentifyRequest): Promise<ReidentifyResponse> {
     const p = c.principal;
     const turnId = body.turn_id ?? requireTurn(c);
     if (!placeholdersIn(body.content).length) return { content: body.content, replaced: 0 };
-    const values = this.d.mappings.valuesFor(p.tenant_id || this.d.tenantId, turnId, actingUser(p, body.user_id));
+    const values = await this.d.mappings.valuesFor(p.tenant_id || this.d.tenantId, turnId, actingUser(p, body.user_id));
     return reidentify(body.content, values);
   }
 }

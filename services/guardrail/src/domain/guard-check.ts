@@ -53,7 +53,7 @@ export class GuardCheck {
     const p = c.principal;
     const tenantId = callerTenant(p, body.scope.tenant_id, d.tenantId);
     const agentId = body.scope.agent_id ?? null;
-    const { policy } = d.policies.effective(tenantId, agentId);
+    const { policy } = await d.policies.effective(tenantId, agentId);
     const out = body as Partial<GuardOutputRequest>;
     const source: ContentSource = body.source ?? (direction === 'input' ? 'user' : 'model');
     // The encoder classifier reads the content while the scanners do (its answer waits below).
@@ -74,7 +74,7 @@ export class GuardCheck {
     const judge: JudgeRecord = judgeWanted(res, policy) ? applyJudge(res, await (judging ?? d.classifier.classify(body.content, direction)), policy) : { status: 'absent', categories: [], latency_ms: null };
     const userId = actingUser(p, body.user_id);
     // Issue 16 item 5: values this turn de-identified must not come back in the answer.
-    if (direction === 'output' && c.turnId && d.mappings) applyDeidLeak(res, body.content, d.mappings.valuesFor(tenantId, c.turnId, userId), policy);
+    if (direction === 'output' && c.turnId && d.mappings) applyDeidLeak(res, body.content, await d.mappings.valuesFor(tenantId, c.turnId, userId), policy);
     const waits: Array<Promise<unknown>> = [];
     if (c.turnId) {
       d.events.emit(c.turnId, userId, 'guardrail_verdict', {

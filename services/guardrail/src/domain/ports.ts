@@ -1,9 +1,10 @@
 /**
  * What the guardrail's use cases need from persistence and the outside world. `store/` implements
- * the stores over SQLite, `clients/` the classifier over the inference router and the audit log
+ * the stores over SQLite and PostgreSQL (store ports answer `Awaitable`, issue 21 item 1), `clients/` the classifier over the inference router and the audit log
  * over the audit service's client; tests may pass fakes. Nothing here names a database type.
  */
 import type { AuditAppendRequest } from '../../../audit/src/contracts.js';
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { PolicyOverride } from '../contracts.js';
 import type { CheckOptions, GuardResult, GuardVerdict } from './check.js';
 import type { NewMapping, TurnMapping } from './deidentify.js';
@@ -24,11 +25,11 @@ export interface PolicyRecord {
 
 /** Policy overrides per tenant and agent (agent '' is the tenant level). */
 export interface PolicyStore {
-  getPolicy(tenantId: string, agentId: string): PolicyRecord | null;
+  getPolicy(tenantId: string, agentId: string): Awaitable<PolicyRecord | null>;
   /** Insert or replace the override of (tenant, agent). */
-  putPolicy(tenantId: string, agentId: string, policy: PolicyOverride, by: string): void;
+  putPolicy(tenantId: string, agentId: string, policy: PolicyOverride, by: string): Awaitable<void>;
   /** @returns true when an override was deleted. */
-  deletePolicy(tenantId: string, agentId: string): boolean;
+  deletePolicy(tenantId: string, agentId: string): Awaitable<boolean>;
 }
 
 /** Per-turn de-identification mappings, values encrypted at rest. */
@@ -37,11 +38,11 @@ export interface DeidMappingStore {
    * Read the turn's mapping, let `assign` extend it, and persist the additions atomically, so
    * concurrent calls of one turn never hand one number to two values. `ownerId` owns the additions.
    */
-  assignPlaceholders<T extends { added: NewMapping[] }>(tenantId: string, turnId: string, ownerId: string, assign: (m: TurnMapping) => T): T;
+  assignPlaceholders<T extends { added: NewMapping[] }>(tenantId: string, turnId: string, ownerId: string, assign: (m: TurnMapping) => T): Awaitable<T>;
   /** Placeholder -> value for the owner's entries of a turn. */
-  valuesFor(tenantId: string, turnId: string, ownerId: string): Map<string, string>;
+  valuesFor(tenantId: string, turnId: string, ownerId: string): Awaitable<Map<string, string>>;
   /** Delete mappings created before `cutoffMs` (epoch ms). @returns how many. */
-  purgeBefore(cutoffMs: number): number;
+  purgeBefore(cutoffMs: number): Awaitable<number>;
 }
 
 /**

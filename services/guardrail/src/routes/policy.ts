@@ -23,7 +23,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
   }, async (req) => policies.put(requireRole(req, 'admin'), req.body));
 
   app.delete('/v1/guard/policy', { schema: { querystring: PolicyQuerySchema, response: { 204: NoContentSchema } } }, async (req, reply) => {
-    policies.remove(requireRole(req, 'admin'), req.query.tenant_id, req.query.agent_id);
+    await policies.remove(requireRole(req, 'admin'), req.query.tenant_id, req.query.agent_id);
     return reply.code(204).send(null);
   });
 };

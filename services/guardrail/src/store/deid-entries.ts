@@ -3,11 +3,11 @@
  * by an HMAC of their normalised key and stored AES-256-GCM encrypted (iv 12 bytes, tag 16 bytes,
  * then the ciphertext) under the de-identification key.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../../../shared/db/open.js';
 import type { EntityType } from '../contracts.js';
 import type { NewMapping, TurnMapping } from '../domain/deidentify.js';
 import type { DeidMappingStore } from '../domain/ports.js';
+import { deidDecrypt, deidEncrypt, deidHash, turnMappingOf } from './deid-crypto.js';
 
 /** SQLite implementation of `DeidMappingStore`. */
 export class SqliteDeidEntries implements DeidMappingStore {
@@ -42,15 +42,7 @@ export class SqliteDeidEntries implements DeidMappingStore {
 
   /** The turn's mapping (value hash -> placeholder, highest number per type). */
   private turnMapping(tenantId: string, turnId: string): TurnMapping {
-    const rows = this.q.turnEntries.all(tenantId, turnId);
-    const byHash = new Map<string, string>();
-    const maxIndex = new Map<EntityType, number>();
-    for (const r of rows) {
-      byHash.set(r.value_hash, r.placeholder);
-      const n = Number(/_(\d+)>$/.exec(r.placeholder)?.[1] ?? 0);
-      if (n > (maxIndex.get(r.entity_type) ?? 0)) maxIndex.set(r.entity_type, n);
-    }
-    return { byKey: { get: (k) => byHash.get(this.hash(k)), set: (k, v) => byHash.set(this.hash(k), v) }, maxIndex };
+    return turnMappingOf(this.key, this.q.turnEntries.all(tenantId, turnId));
   }
 
   /** Persist new assignments of a turn (inside `assignPlaceholders`' transaction). */
@@ -59,20 +51,9 @@ export class SqliteDeidEntries implements DeidMappingStore {
     for (const a of added) this.q.insertEntry.run(tenantId, turnId, a.placeholder, a.type, this.hash(a.key), this.encrypt(a.value), ownerId, now);
   }
 
-  private hash(key: string): string {
-    return createHmac('sha256', this.key).update(key, 'utf8').digest('hex');
-  }
+  private hash(key: string): string { return deidHash(this.key, key); }
 
-  private encrypt(value: string): Buffer {
-    const iv = randomBytes(12);
-    const c = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([c.update(value, 'utf8'), c.final()]);
-    return Buffer.concat([iv, c.getAuthTag(), body]);
-  }
+  private encrypt(value: string): Buffer { return deidEncrypt(this.key, value); }
 
-  private decrypt(blob: Buffer): string {
-    const d = createDecipheriv('aes-256-gcm', this.key, blob.subarray(0, 12));
-    d.setAuthTag(blob.subarray(12, 28));
-    return Buffer.concat([d.update(blob.subarray(28)), d.final()]).toString('utf8');
-  }
+  private decrypt(blob: Buffer): string { return deidDecrypt(this.key, blob); }
 }

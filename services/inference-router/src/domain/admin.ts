@@ -35,7 +35,7 @@ export class RegistryAdmin {
 
   /** Delete a provider (its key and role targets go too). */
   async deleteProvider(id: string, adminId: string): Promise<void> {
-    const before = this.registry.get(id);
+    const before = await this.registry.get(id);
     const roles = await this.registry.remove(id);
     await this.audit.record({
       action: 'inference.provider.deleted', resourceType: 'inference_provider', resourceId: before.id, userId: adminId,
@@ -45,14 +45,14 @@ export class RegistryAdmin {
 
   /** Map a role to one target or an ordered list. */
   async setRole(role: string, input: RoleInput, adminId: string): Promise<RoleView> {
-    const view = this.registry.setRole(role, input);
+    const view = await this.registry.setRole(role, input);
     await this.audit.record({ action: 'inference.role.updated', resourceType: 'inference_role', resourceId: view.role, userId: adminId, detail: { targets: view.targets } });
     return view;
   }
 
   /** Clear a role. */
   async clearRole(role: string, adminId: string): Promise<void> {
-    this.registry.clearRole(role);
+    await this.registry.clearRole(role);
     await this.audit.record({ action: 'inference.role.cleared', resourceType: 'inference_role', resourceId: role, userId: adminId, detail: {} });
   }
 }

@@ -7,17 +7,18 @@
  * port); hosts are DNS names, IPv4 literals or bracketed IPv6 literals. An IP literal is matched
  * with Squid's `dst` ACL, a name with `dstdomain`.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import { DomainError } from '../../../shared/kit/domain-error.js';
 import type { EgressAllowlistView, EgressRule } from '../contracts.js';
 import type { AdminAudit } from './ports.js';
 
 /** Storage of the allowlist (SQLite in store/egress-allowlist-store.ts). */
 export interface EgressAllowlistStore {
-  list(): EgressRule[];
-  insert(rule: EgressRule): void;
+  list(): Awaitable<EgressRule[]>;
+  insert(rule: EgressRule): Awaitable<void>;
   /** @returns false when no such id. */
-  remove(id: string): boolean;
-  byDestination(destination: string): EgressRule | null;
+  remove(id: string): Awaitable<boolean>;
+  byDestination(destination: string): Awaitable<EgressRule | null>;
 }
 
 /** The proxy's control: write the include and have Squid re-read it. */
@@ -79,9 +80,9 @@ export class EgressAllowlist {
   constructor(private readonly store: EgressAllowlistStore, private readonly proxy: EgressProxyControl, private readonly newId: () => string, private readonly now: () => Date = () => new Date(), private readonly audit?: AdminAudit) {}
 
   /** Entries oldest first, with the policy and the proxy state. */
-  view(): EgressAllowlistView {
+  async view(): Promise<EgressAllowlistView> {
     const st = this.proxy.status();
-    return { items: this.store.list(), policy: st.policy, proxy_state: st.state, proxy_reason: st.reason };
+    return { items: await this.store.list(), policy: st.policy, proxy_state: st.state, proxy_reason: st.reason };
   }
 
   /**
@@ -90,9 +91,9 @@ export class EgressAllowlist {
    */
   async add(destination: string, by: string | null): Promise<EgressRule> {
     const d = parseDestination(destination);
-    if (this.store.byDestination(d.canonical)) throw new DomainError('egress_rule_exists', `${d.canonical} is already on the allowlist`);
+    if (await this.store.byDestination(d.canonical)) throw new DomainError('egress_rule_exists', `${d.canonical} is already on the allowlist`);
     const rule: EgressRule = { id: this.newId(), destination: d.canonical, created_at: this.now().toISOString(), created_by: by };
-    this.store.insert(rule);
+    await this.store.insert(rule);
     await this.sync();
     await this.audit?.record({ action: 'egress.allowlist.added', resourceType: 'egress_destination', resourceId: rule.destination, userId: by ?? 'unknown', detail: { id: rule.id, destination: rule.destination } });
     return rule;
@@ -100,12 +101,12 @@ export class EgressAllowlist {
 
   /** Remove entry `id` (`by`: the admin). @throws DomainError `egress_rule_not_found` (404). */
   async remove(id: string, by: string | null = null): Promise<void> {
-    const rule = this.store.list().find((r) => r.id === id);
-    if (!rule || !this.store.remove(id)) throw new DomainError('egress_rule_not_found', 'no allowlist entry with that id');
+    const rule = (await this.store.list()).find((r) => r.id === id);
+    if (!rule || !(await this.store.remove(id))) throw new DomainError('egress_rule_not_found', 'no allowlist entry with that id');
     await this.sync();
     await this.audit?.record({ action: 'egress.allowlist.removed', resourceType: 'egress_destination', resourceId: rule.destination, userId: by ?? 'unknown', detail: { id, destination: rule.destination } });
   }
 
   /** Write the include from the store and reconfigure (also at start). */
-  sync(): Promise<void> { return this.proxy.apply(renderSquidAllowlist(this.store.list())); }
+  async sync(): Promise<void> { await this.proxy.apply(renderSquidAllowlist(await this.store.list())); }
 }

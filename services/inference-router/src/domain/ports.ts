@@ -4,6 +4,7 @@
  * `adapters/` the providers (domain/upstream.ts), and the observability and audit clients the
  * records, budgets, spans and admin rows. Shaped so another database could stand behind them.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { GenerationInput, BudgetStatus } from '../../../observability/src/contracts.js';
 import type { AdapterKind, RoleTarget, SecretStoreKind } from '../contracts.js';
 
@@ -26,21 +27,21 @@ export interface RoleRow { role: string; targets: RoleTarget[]; updated_at: stri
 /** Providers and role targets. */
 export interface RegistryStore {
   /** Every provider, oldest first. */
-  providers(): ProviderRow[];
+  providers(): Awaitable<ProviderRow[]>;
   /** One provider, or null. */
-  provider(id: string): ProviderRow | null;
+  provider(id: string): Awaitable<ProviderRow | null>;
   /** A provider by name, or null. */
-  providerByName(name: string): ProviderRow | null;
-  /** Insert a provider. @throws an error whose `code` starts with `SQLITE_CONSTRAINT` on a duplicate name. */
-  insert(p: ProviderRow): void;
+  providerByName(name: string): Awaitable<ProviderRow | null>;
+  /** Insert a provider. @throws on a duplicate name an error whose `code` starts with `SQLITE_CONSTRAINT` (SQLite) or is `23505` (PostgreSQL). */
+  insert(p: ProviderRow): Awaitable<void>;
   /** Replace a provider's fields. */
-  update(p: ProviderRow): void;
+  update(p: ProviderRow): Awaitable<void>;
   /** Delete a provider and every role target naming it. @returns the roles that lost targets. */
-  remove(id: string): string[];
+  remove(id: string): Awaitable<string[]>;
   /** Every role that has targets. */
-  roles(): RoleRow[];
+  roles(): Awaitable<RoleRow[]>;
   /** Replace a role's ordered targets (empty clears it). */
-  setRole(role: string, targets: RoleTarget[]): void;
+  setRole(role: string, targets: RoleTarget[]): Awaitable<void>;
 }
 
 /** Where provider keys are kept. `get` is synchronous (the snapshot is built synchronously). */

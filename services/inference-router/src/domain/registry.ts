@@ -42,8 +42,11 @@ function conflict(message: string): DomainError<'conflict'> { return new DomainE
 export class Registry {
   private snap: Snapshot = new Snapshot([], []);
   private local: LocalModelFile[] = [];
+  /** Refreshes started; a refresh that finishes after a later one started leaves the snapshot to it. */
+  private refreshes = 0;
 
-  constructor(private readonly d: RegistryDeps) { this.refresh(); }
+  /** Call `refresh()` once before serving (the service does at start). */
+  constructor(private readonly d: RegistryDeps) {}
 
   /** The snapshot requests are served from. */
   get snapshot(): Snapshot { return this.snap; }
@@ -55,10 +58,15 @@ export class Registry {
   get localModels(): LocalModelFile[] { return this.local; }
 
   /** Re-read providers, roles, keys and local files into a new snapshot. */
-  refresh(): void {
-    this.local = this.d.scanLocal();
-    for (const f of this.local) void this.d.hasher.hash(f).catch(() => undefined);
-    const providers: SnapshotProvider[] = this.d.store.providers().map((p) => ({
+  async refresh(): Promise<void> {
+    const mine = ++this.refreshes;
+    const local = this.d.scanLocal();
+    for (const f of local) void this.d.hasher.hash(f).catch(() => undefined);
+    const rows = await this.d.store.providers();
+    const roles = await this.d.store.roles();
+    if (mine !== this.refreshes) return;
+    this.local = local;
+    const providers: SnapshotProvider[] = rows.map((p) => ({
       id: p.id, name: p.name, baseUrl: p.base_url, adapter: p.adapter, models: p.models,
       apiKey: p.has_key ? this.d.secrets.get(p.id) : null, createdAt: p.created_at,
     }));
@@ -68,7 +76,7 @@ export class Registry {
         createdAt: null, paths: new Map(this.local.map((f) => [f.id, f.path])),
       });
     }
-    this.snap = new Snapshot(providers, this.d.store.roles());
+    this.snap = new Snapshot(providers, roles);
   }
 
   private view(p: ProviderRow): ProviderView {
@@ -86,16 +94,16 @@ export class Registry {
   }
 
   /** Every provider (the local engine last, when it has models). */
-  list(): ProviderView[] {
-    const out = this.d.store.providers().map((p) => this.view(p));
+  async list(): Promise<ProviderView[]> {
+    const out = (await this.d.store.providers()).map((p) => this.view(p));
     if (this.local.length > 0) out.push(this.localView());
     return out;
   }
 
   /** One provider. @throws DomainError `not_found` */
-  get(id: string): ProviderView {
+  async get(id: string): Promise<ProviderView> {
     if (id === LOCAL_PROVIDER_ID && this.local.length > 0) return this.localView();
-    const p = this.d.store.provider(id);
+    const p = await this.d.store.provider(id);
     if (!p) throw notFoundError(`no provider ${id}`);
     return this.view(p);
   }
@@ -115,7 +123,7 @@ export class Registry {
     const name = input.name.trim();
     if (!name) throw invalidInput('name is empty', 'body.name');
     if (name.toLowerCase() === LOCAL_PROVIDER_ID) throw conflict('the name "local" is reserved for the embedded engine');
-    if (this.d.store.providerByName(name)) throw conflict(`a provider named "${name}" exists`);
+    if (await this.d.store.providerByName(name)) throw conflict(`a provider named "${name}" exists`);
     const base = this.normalise(input.base_url);
     const key = input.api_key ? input.api_key.trim() : null;
     const probed = await this.d.probe(base, key);
@@ -125,12 +133,13 @@ export class Registry {
       created_at: now, updated_at: now, probed_at: now,
     };
     if (key) await this.d.secrets.set(row.id, key);
-    try { this.d.store.insert(row); } catch (err) {
+    try { await this.d.store.insert(row); } catch (err) {
       if (key) await Promise.resolve(this.d.secrets.delete(row.id)).catch(() => undefined);
-      if (String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) throw conflict(`a provider named "${name}" exists`);
+      const code = String((err as { code?: string }).code);
+      if (code.startsWith('SQLITE_CONSTRAINT') || code === '23505') throw conflict(`a provider named "${name}" exists`);
       throw err;
     }
-    this.refresh();
+    await this.refresh();
     return this.view(row);
   }
 
@@ -140,12 +149,12 @@ export class Registry {
    */
   async update(id: string, patch: ProviderPatch): Promise<{ view: ProviderView; reprobed: boolean }> {
     if (id === LOCAL_PROVIDER_ID) throw conflict('the local engine is configured by its models folder, not by this route');
-    const cur = this.d.store.provider(id);
+    const cur = await this.d.store.provider(id);
     if (!cur) throw notFoundError(`no provider ${id}`);
     const name = patch.name?.trim() ?? cur.name;
     if (!name) throw invalidInput('name is empty', 'body.name');
     if (name.toLowerCase() === LOCAL_PROVIDER_ID) throw conflict('the name "local" is reserved for the embedded engine');
-    const other = this.d.store.providerByName(name);
+    const other = await this.d.store.providerByName(name);
     if (other && other.id !== id) throw conflict(`a provider named "${name}" exists`);
     const base = patch.base_url !== undefined ? this.normalise(patch.base_url) : cur.base_url;
     const keyChanged = patch.api_key !== undefined;
@@ -159,43 +168,43 @@ export class Registry {
       row = { ...row, base_url: probed.baseUrl, models: probed.models, probed_at: now };
     }
     if (keyChanged) { if (key) await this.d.secrets.set(id, key); else await this.d.secrets.delete(id); }
-    this.d.store.update(row);
-    this.refresh();
+    await this.d.store.update(row);
+    await this.refresh();
     return { view: this.view(row), reprobed: reprobe };
   }
 
   /** Delete a provider's key, then the provider and its role targets. @returns the roles that lost targets. @throws DomainError `not_found`, `conflict` for `local` */
   async remove(id: string): Promise<string[]> {
     if (id === LOCAL_PROVIDER_ID) throw conflict('the local engine cannot be deleted; remove its files from the models folder');
-    if (!this.d.store.provider(id)) throw notFoundError(`no provider ${id}`);
+    if (!(await this.d.store.provider(id))) throw notFoundError(`no provider ${id}`);
     await this.d.secrets.delete(id);
-    const roles = this.d.store.remove(id);
-    this.refresh();
+    const roles = await this.d.store.remove(id);
+    await this.refresh();
     return roles;
   }
 
   /** A provider's models; `refresh` re-probes a remote provider and stores the new list. @throws DomainError `not_found`, registration codes */
   async models(id: string, refresh: boolean): Promise<ModelView[]> {
     if (id === LOCAL_PROVIDER_ID && this.local.length > 0) {
-      if (refresh) this.refresh();
+      if (refresh) await this.refresh();
       return this.local.map((f) => ({ id: f.id, object: 'model', created: Math.floor(f.mtimeMs / 1000), owned_by: LOCAL_PROVIDER_ID, provider_id: LOCAL_PROVIDER_ID, weight_hash: this.d.hasher.peek(f.path) }));
     }
-    let cur = this.d.store.provider(id);
+    let cur = await this.d.store.provider(id);
     if (!cur) throw notFoundError(`no provider ${id}`);
     if (refresh) {
       const probed = await this.d.probe(cur.base_url, cur.has_key ? this.d.secrets.get(id) : null);
       const now = new Date().toISOString();
       cur = { ...cur, models: probed.models, probed_at: now, updated_at: now };
-      this.d.store.update(cur);
-      this.refresh();
+      await this.d.store.update(cur);
+      await this.refresh();
     }
     const created = Math.floor(Date.parse(cur.created_at) / 1000);
     return cur.models.map((m) => ({ id: m, object: 'model', created, owned_by: cur.name, provider_id: cur.id }));
   }
 
   /** Every role, configured or not. */
-  roles(): RoleView[] {
-    const rows = new Map(this.d.store.roles().map((r) => [r.role, r]));
+  async roles(): Promise<RoleView[]> {
+    const rows = new Map((await this.d.store.roles()).map((r) => [r.role, r]));
     return MODEL_ROLES.map((role) => {
       const r = rows.get(role);
       return { role, configured: !!r && r.targets.length > 0, targets: r?.targets ?? [], updated_at: r?.updated_at ?? null };
@@ -203,9 +212,9 @@ export class Registry {
   }
 
   /** One role. @throws DomainError `invalid_request` for a name outside the eight */
-  role(role: string): RoleView {
+  async role(role: string): Promise<RoleView> {
     const r = assertRole(role);
-    return this.roles().find((x) => x.role === r)!;
+    return (await this.roles()).find((x) => x.role === r)!;
   }
 
   /**
@@ -213,7 +222,7 @@ export class Registry {
    * @throws DomainError `invalid_request` (unknown role or provider), `model_unknown` in its
    *   `role_mapping` situation (model not offered).
    */
-  setRole(role: string, input: RoleInput): RoleView {
+  async setRole(role: string, input: RoleInput): Promise<RoleView> {
     const r = assertRole(role);
     const targets: RoleTarget[] = 'targets' in input ? input.targets : [{ provider_id: input.provider_id, model: input.model }];
     if (targets.length === 0) throw invalidInput('targets must hold at least one {provider_id, model}; DELETE the role to clear it', 'body.targets');
@@ -232,8 +241,8 @@ export class Registry {
       if (seen.has(k)) throw invalidInput(`target ${p.name}/${t.model} is listed twice`, field);
       seen.add(k);
     });
-    this.d.store.setRole(r, targets.map((t) => ({ provider_id: t.provider_id, model: t.model })));
-    this.refresh();
+    await this.d.store.setRole(r, targets.map((t) => ({ provider_id: t.provider_id, model: t.model })));
+    await this.refresh();
     return this.role(r);
   }
 
@@ -242,8 +251,8 @@ export class Registry {
   }
 
   /** Clear a role. @throws DomainError `invalid_request` for a name outside the eight */
-  clearRole(role: string): void {
-    this.d.store.setRole(assertRole(role), []);
-    this.refresh();
+  async clearRole(role: string): Promise<void> {
+    await this.d.store.setRole(assertRole(role), []);
+    await this.refresh();
   }
 }

@@ -22,7 +22,7 @@ export interface AdminRoutesOptions {
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, { registry, admin }) => {
   app.get('/v1/internal/providers', { schema: { response: { 200: ProviderListSchema } } }, async (req) => {
     requireRole(req, 'admin');
-    return { items: registry.list(), secret_store: registry.secretStore };
+    return { items: await registry.list(), secret_store: registry.secretStore };
   });
 
   app.post('/v1/internal/providers', { schema: { body: ProviderInputSchema, response: { 201: ProviderViewSchema } } }, async (req, reply) => {
@@ -52,7 +52,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
 
   app.get('/v1/internal/roles', { schema: { response: { 200: RoleListSchema } } }, async (req) => {
     requireRole(req, 'admin');
-    return { items: registry.roles() };
+    return { items: await registry.roles() };
   });
 
   app.get('/v1/internal/roles/:role', { schema: { params: RoleParams, response: { 200: RoleViewSchema } } }, async (req) => {

@@ -100,6 +100,9 @@ export class SqliteRegistryStore implements RegistryStore {
     this.db.transaction(() => this.setRoleTx(role, targets, at))();
   }
 
+  /** The open database (the facade's transaction, store/router-store.ts). */
+  get database(): Db { return this.db; }
+
   /** Close the database. */
   close(): void { this.db.close(); }
 }

@@ -7,6 +7,7 @@
  * current work, at most one pending per tenant; a tenant without limits costs one row read.
  */
 import type { NotificationCreate } from '../../../agent-runtime/src/contracts.js';
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { BudgetStatus } from '../contracts.js';
 
 /** Sends a notification in the background; never throws. */
@@ -29,9 +30,9 @@ export function budgetNotice(s: BudgetStatus): NotificationCreate | null {
 /** What the alerts need. */
 export interface BudgetAlertsDeps {
   /** The budget of a tenant with its spend (BudgetService.status). */
-  status(tenantId: string): BudgetStatus;
+  status(tenantId: string): Awaitable<BudgetStatus>;
   /** Whether the tenant has a soft or hard limit at all (cheap). */
-  hasLimits(tenantId: string): boolean;
+  hasLimits(tenantId: string): Awaitable<boolean>;
   sink: NoticeSink;
   /** Run `fn` after the current work (default `setImmediate`). */
   defer?: (fn: () => void) => void;
@@ -51,15 +52,18 @@ export class BudgetAlerts {
   recorded(tenantId: string): void {
     if (this.pending.has(tenantId)) return;
     this.pending.add(tenantId);
-    this.defer(() => {
-      this.pending.delete(tenantId);
-      try {
-        if (!this.d.hasLimits(tenantId)) return;
-        const n = budgetNotice(this.d.status(tenantId));
-        if (!n || this.sent.has(n.idempotency_key!)) return;
-        this.sent.add(n.idempotency_key!);
-        this.d.sink(n);
-      } catch { /* a failed check must not touch the ingestion; the next record checks again */ }
-    });
+    this.defer(() => { void this.evaluate(tenantId); });
+  }
+
+  /** Check `tenantId`'s budget now and notify once per period and state. Never throws. */
+  private async evaluate(tenantId: string): Promise<void> {
+    this.pending.delete(tenantId);
+    try {
+      if (!(await this.d.hasLimits(tenantId))) return;
+      const n = budgetNotice(await this.d.status(tenantId));
+      if (!n || this.sent.has(n.idempotency_key!)) return;
+      this.sent.add(n.idempotency_key!);
+      this.d.sink(n);
+    } catch { /* a failed check must not touch the ingestion; the next record checks again */ }
   }
 }

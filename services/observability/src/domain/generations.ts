@@ -44,38 +44,38 @@ export class GenerationService {
    * Store a posted record (priced); an `event_id` already stored is a no-op answering the stored record.
    * @throws DomainError `service_account_required`, `invalid_request` (created_at not a date).
    */
-  ingest(caller: Caller, input: GenerationInput): Ingested {
+  async ingest(caller: Caller, input: GenerationInput): Promise<Ingested> {
     requireService(caller, 'only services post generation records');
     if (Number.isNaN(Date.parse(input.created_at))) throw invalidInput('created_at is not a date', 'body.created_at');
     const rec = this.d.prices.price(input);
-    const fresh = this.d.store.insert(rec);
+    const fresh = await this.d.store.insert(rec);
     if (fresh) this.d.onRecorded?.(rec);
-    return { record: fresh ? rec : this.d.store.get(this.d.tenantId, rec.event_id) ?? rec, fresh };
+    return { record: fresh ? rec : (await this.d.store.get(this.d.tenantId, rec.event_id)) ?? rec, fresh };
   }
 
   /** A page of records, newest first (`limit` default 50; `cursor` the previous page's `next_cursor`). */
-  list(caller: Caller, q: GenerationListQuery): GenerationPage {
+  async list(caller: Caller, q: GenerationListQuery): Promise<GenerationPage> {
     const limit = q.limit ?? 50;
-    const rows = this.d.store.list(filterFor(this.d.tenantId, caller, q), q.cursor, limit + 1);
+    const rows = await this.d.store.list(filterFor(this.d.tenantId, caller, q), q.cursor, limit + 1);
     return pageOf(rows, limit, (r) => r.event_id);
   }
 
   /** One record. @throws DomainError `not_found` (also for another user's record). */
-  get(caller: Caller, eventId: string): GenerationRecord {
-    const rec = this.d.store.get(this.d.tenantId, eventId);
+  async get(caller: Caller, eventId: string): Promise<GenerationRecord> {
+    const rec = await this.d.store.get(this.d.tenantId, eventId);
     if (!rec || (!seesAll(caller) && rec.user_id !== caller.id)) throw notFoundError(`no generation ${eventId}`);
     return rec;
   }
 
   /** Totals and buckets by model, provider, role and day over the filter. */
-  stats(caller: Caller, q: GenerationFilterQuery): GenerationStats {
+  async stats(caller: Caller, q: GenerationFilterQuery): Promise<GenerationStats> {
     const f = filterFor(this.d.tenantId, caller, q);
     const s = this.d.store;
     return {
       since: f.since ?? null, until: f.until ?? null,
-      totals: s.stats(f, null)[0]!,
-      by_model: s.stats(f, 'model'), by_provider: s.stats(f, 'provider_name'),
-      by_role: s.stats(f, 'role'), by_day: s.stats(f, 'day'),
+      totals: (await s.stats(f, null))[0]!,
+      by_model: await s.stats(f, 'model'), by_provider: await s.stats(f, 'provider_name'),
+      by_role: await s.stats(f, 'role'), by_day: await s.stats(f, 'day'),
     };
   }
 }

@@ -3,6 +3,7 @@
  * stores over SQLite (one file per table group), `clients/` the external price list; shaped so
  * another database could stand behind them.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { AuthMethod } from '../../../shared/identity/principal-types.js';
 import type { BudgetPeriod, GenerationRecord, ModelPrice, SpanRecord, StatsBucket, TraceSummary } from '../contracts.js';
 
@@ -24,15 +25,15 @@ export type StatsGroup = 'model' | 'provider_name' | 'role' | 'day' | 'user_id';
 /** Generation records. */
 export interface GenerationStore {
   /** Insert a record unless its event_id exists. @returns true when inserted. */
-  insert(r: GenerationRecord): boolean;
+  insert(r: GenerationRecord): Awaitable<boolean>;
   /** One record, or null. */
-  get(tenantId: string, eventId: string): GenerationRecord | null;
+  get(tenantId: string, eventId: string): Awaitable<GenerationRecord | null>;
   /** Up to `limit` records newest first (event ids are ULIDs), with event_id below `before` when given. */
-  list(f: GenerationFilter, before: string | undefined, limit: number): GenerationRecord[];
+  list(f: GenerationFilter, before: string | undefined, limit: number): Awaitable<GenerationRecord[]>;
   /** Aggregates over the filter: one bucket keyed `all` when `by` is null, else up to 1000 buckets. */
-  stats(f: GenerationFilter, by: StatsGroup | null): StatsBucket[];
+  stats(f: GenerationFilter, by: StatsGroup | null): Awaitable<StatsBucket[]>;
   /** Sum of cost_usd of a tenant's records since `since`, USD. */
-  spend(tenantId: string, since: string): number;
+  spend(tenantId: string, since: string): Awaitable<number>;
 }
 
 /** A price of the refreshed list. */
@@ -41,11 +42,11 @@ export interface ListPrice extends ModelPrice { model: string; updated_at: strin
 /** The refreshed price list and when it was refreshed. */
 export interface PriceStore {
   /** Replace the list (atomically); remember when and from where. @returns how many prices. */
-  replace(prices: Record<string, ModelPrice>, at: string, sourceUrl: string): number;
+  replace(prices: Record<string, ModelPrice>, at: string, sourceUrl: string): Awaitable<number>;
   /** The list, by model name. */
-  all(): ListPrice[];
+  all(): Awaitable<ListPrice[]>;
   /** RFC 3339 time of the last refresh, or null. */
-  refreshedAt(): string | null;
+  refreshedAt(): Awaitable<string | null>;
 }
 
 /** A stored budget. */
@@ -61,23 +62,23 @@ export interface BudgetRow {
 /** Tenant budgets. */
 export interface BudgetStore {
   /** One budget, or null. */
-  get(tenantId: string): BudgetRow | null;
+  get(tenantId: string): Awaitable<BudgetRow | null>;
   /** Every budget, by tenant. */
-  all(): BudgetRow[];
+  all(): Awaitable<BudgetRow[]>;
   /** Create or replace a budget. */
-  put(b: BudgetRow): void;
+  put(b: BudgetRow): Awaitable<void>;
 }
 
 /** Trace spans. */
 export interface SpanStore {
   /** Insert spans (duplicates ignored, atomically). @returns how many were new. */
-  insert(spans: SpanRecord[]): number;
+  insert(spans: SpanRecord[]): Awaitable<number>;
   /** Spans of one trace in start order. */
-  trace(traceId: string): SpanRecord[];
+  trace(traceId: string): Awaitable<SpanRecord[]>;
   /** Up to `limit` trace summaries, most recent first, starting before `before` when given. */
-  traces(limit: number, before?: string): TraceSummary[];
+  traces(limit: number, before?: string): Awaitable<TraceSummary[]>;
   /** Delete spans that started before `before`. @returns how many. */
-  prune(before: string): number;
+  prune(before: string): Awaitable<number>;
 }
 
 /** Fetches an external price list (PRICING_MODELS_URL). */

@@ -25,10 +25,12 @@ export class PriceBook {
   /** Refreshed list, cached in memory (model -> price). */
   private list = new Map<string, ModelPrice>();
 
-  constructor(private readonly d: PriceBookDeps) { this.reload(); }
+  /** Call `reload()` once before pricing (the service does at start). */
+  constructor(private readonly d: PriceBookDeps) {}
 
-  private reload(): void {
-    this.list = new Map(this.d.store.all().map((p) => [p.model, { in: p.in, out: p.out }]));
+  /** Read the refreshed list from the store into the in-memory cache. */
+  async reload(): Promise<void> {
+    this.list = new Map((await this.d.store.all()).map((p) => [p.model, { in: p.in, out: p.out }]));
   }
 
   /**
@@ -49,13 +51,13 @@ export class PriceBook {
   }
 
   /** `GET /v1/prices`: local prices (`source: "local"`), then the refreshed list minus models priced locally. */
-  prices(): PriceList {
+  async prices(): Promise<PriceList> {
     const items: PriceView[] = Object.entries(this.d.localPrices).map(([model, p]) => ({ model, in: p.in, out: p.out, unit: 'usd_per_1m_tokens', source: 'local', updated_at: null }));
     const local = new Set(Object.keys(this.d.localPrices));
-    for (const p of this.d.store.all()) {
+    for (const p of await this.d.store.all()) {
       if (!local.has(p.model)) items.push({ model: p.model, in: p.in, out: p.out, unit: 'usd_per_1m_tokens', source: 'list', updated_at: p.updated_at });
     }
-    return { items, refreshed_at: this.d.store.refreshedAt(), source_url: this.d.pricingModelsUrl };
+    return { items, refreshed_at: await this.d.store.refreshedAt(), source_url: this.d.pricingModelsUrl };
   }
 
   /**
@@ -68,8 +70,8 @@ export class PriceBook {
     if (!url) throw new DomainError<ObservabilityErrorCode>('pricing_url_missing', 'no pricing list is configured; set PRICING_MODELS_URL (local prices come from OBS_LOCAL_PRICE_JSON)');
     const list = await this.d.source.fetch(url, this.d.pricingTimeoutMs);
     const at = new Date().toISOString();
-    const updated = this.d.store.replace(list, at, url);
-    this.reload();
+    const updated = await this.d.store.replace(list, at, url);
+    await this.reload();
     return { updated, refreshed_at: at, source_url: url };
   }
 }

@@ -18,26 +18,26 @@ export class TraceService {
    * times are normalised. @returns how many were new.
    * @throws DomainError `service_account_required` unless a service posts.
    */
-  ingest(caller: Caller, spans: SpanInput[]): number {
+  async ingest(caller: Caller, spans: SpanInput[]): Promise<number> {
     requireService(caller, 'only services post spans');
-    return this.spans.insert(spans.map((s) => ({ ...s, parent_span_id: s.parent_span_id ?? null, start_time: new Date(s.start_time).toISOString(), attributes: s.attributes ?? {} })));
+    return await this.spans.insert(spans.map((s) => ({ ...s, parent_span_id: s.parent_span_id ?? null, start_time: new Date(s.start_time).toISOString(), attributes: s.attributes ?? {} })));
   }
 
   /** A page of trace summaries, most recent first (`limit` default 50; `cursor` the previous page's `next_cursor`). */
-  page(limit = 50, cursor?: string): Page<TraceSummary> {
-    return pageOf(this.spans.traces(limit + 1, cursor), limit, (t) => t.start_time);
+  async page(limit = 50, cursor?: string): Promise<Page<TraceSummary>> {
+    return pageOf(await this.spans.traces(limit + 1, cursor), limit, (t) => t.start_time);
   }
 
   /** One trace's spans in start order. @throws DomainError `not_found` */
-  trace(traceId: string): { trace_id: string; spans: SpanRecord[] } {
-    const spans = this.spans.trace(traceId);
+  async trace(traceId: string): Promise<{ trace_id: string; spans: SpanRecord[] }> {
+    const spans = await this.spans.trace(traceId);
     if (spans.length === 0) throw notFoundError(`no trace ${traceId}`);
     return { trace_id: traceId, spans };
   }
 
   /** Delete spans older than `retentionDays` before `now`. */
-  prune(retentionDays: number, now = Date.now()): void {
-    this.spans.prune(new Date(now - retentionDays * 86_400_000).toISOString());
+  async prune(retentionDays: number, now = Date.now()): Promise<void> {
+    await this.spans.prune(new Date(now - retentionDays * 86_400_000).toISOString());
   }
 }
 
@@ -55,14 +55,21 @@ export class SpanBatcher {
     if (this.pending.length === 0) {
       setImmediate(() => {
         const b = this.pending; this.pending = [];
-        try { this.spans.insert(b); } catch (err) { this.onError(err); }
+        void this.write(b, this.onError);
       });
     }
     this.pending.push(s);
   };
 
   /** Insert what is queued now (errors ignored: closing). */
-  flush(): void {
-    if (this.pending.length) { try { this.spans.insert(this.pending); } catch { /* closing */ } this.pending = []; }
+  async flush(): Promise<void> {
+    if (!this.pending.length) return;
+    const b = this.pending; this.pending = [];
+    await this.write(b, () => undefined);
+  }
+
+  /** Insert one batch; a failure goes to `onFail` (on SQLite the insert runs before the first await, as before). */
+  private async write(b: SpanRecord[], onFail: (err: unknown) => void): Promise<void> {
+    try { await this.spans.insert(b); } catch (err) { onFail(err); }
   }
 }

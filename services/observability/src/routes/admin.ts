@@ -54,6 +54,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
   ));
 
   app.post('/v1/traces/spans', { schema: { body: SpanBatchSchema, response: { 202: SpanBatchAnswerSchema } } }, async (req, reply) => (
-    reply.code(202).send({ accepted: traces.ingest(requirePrincipal(req), req.body.spans) })
+    reply.code(202).send({ accepted: await traces.ingest(requirePrincipal(req), req.body.spans) })
   ));
 };

@@ -25,7 +25,7 @@ export const generationRoutes: FastifyPluginAsyncTypebox<GenerationRoutesOptions
   app.post('/v1/generations', {
     schema: { body: GenerationInputSchema, response: { 201: PostedGenerationSchema, 200: GenerationRecordSchema } },
   }, async (req, reply) => {
-    const { record, fresh } = generations.ingest(requirePrincipal(req), req.body);
+    const { record, fresh } = await generations.ingest(requirePrincipal(req), req.body);
     return reply.code(fresh ? 201 : 200).send(record);
   });
 

@@ -5,28 +5,14 @@
 import type { Db } from '../../../shared/db/open.js';
 import type { GenerationRecord, StatsBucket } from '../contracts.js';
 import type { GenerationFilter, GenerationStore, StatsGroup } from '../domain/ports.js';
-
-interface GenRow extends Omit<GenerationRecord, 'deterministic' | 'stream'> { deterministic: number; stream: number; day: string }
+import { bucketOf, recordOf, type GenRow } from './generation-rows.js';
 
 const BUCKET_COLS = `COUNT(*) AS count, SUM(status != 'ok') AS errors, SUM(prompt_tokens) AS prompt_tokens,
   SUM(completion_tokens) AS completion_tokens, SUM(total_tokens) AS total_tokens, COALESCE(SUM(cost_usd), 0) AS cost_usd,
   AVG(latency_ms) AS avg_latency_ms, AVG(ttft_ms) AS avg_ttft_ms`;
 
-function bucket(r: Record<string, unknown>): StatsBucket {
-  const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
-  return {
-    key: r.key === null || r.key === undefined ? '(none)' : String(r.key),
-    count: n(r.count), errors: n(r.errors), prompt_tokens: n(r.prompt_tokens), completion_tokens: n(r.completion_tokens),
-    total_tokens: n(r.total_tokens), cost_usd: Math.round(n(r.cost_usd) * 1e9) / 1e9,
-    avg_latency_ms: Math.round(n(r.avg_latency_ms) * 1000) / 1000,
-    avg_ttft_ms: typeof r.avg_ttft_ms === 'number' ? Math.round(r.avg_ttft_ms * 1000) / 1000 : null,
-  };
-}
-
-function toRecord(r: GenRow): GenerationRecord {
-  const { day: _day, ...rest } = r;
-  return { ...rest, deterministic: r.deterministic === 1, stream: r.stream === 1 } as GenerationRecord;
-}
+const bucket = bucketOf;
+const toRecord = recordOf;
 
 function where(f: GenerationFilter, before?: string): { sql: string; args: unknown[] } {
   const parts = ['tenant_id = ?']; const args: unknown[] = [f.tenantId];
