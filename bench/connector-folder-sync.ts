@@ -46,12 +46,12 @@ export async function main(): Promise<Figure[]> {
   const sync = new ConnectorSync(deps);
   const admin = new ConnectorAdmin(deps);
   try {
-    const c = admin.create(TENANT, { id: 'bench-admin', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'bench', config: { path: folder } });
+    const c = await admin.create(TENANT, { id: 'bench-admin', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'bench', config: { path: folder } });
     const run = async (): Promise<{ ms: number; total: number; failed: number }> => {
       const t0 = performance.now();
-      const job = sync.enqueue(TENANT, c.id);
+      const job = await sync.enqueue(TENANT, c.id);
       await sync.idle();
-      const j = sync.job(TENANT, job.id);
+      const j = await sync.job(TENANT, job.id);
       if (j.state !== 'succeeded') throw new Error(`sync ${j.state}: ${j.error}`);
       return { ms: performance.now() - t0, total: j.progress.total, failed: j.progress.failed };
     };
@@ -66,14 +66,14 @@ export async function main(): Promise<Figure[]> {
     for (let i = 0; i < BASELINE_FILES; i++) writeFileSync(join(baseDir, `note-${i}.md`), note(i, 1));
     const baseDeps = { ...deps, open: async () => new FolderSource(baseDir), sink: new HttpConnectorKnowledge({ baseUrl: `http://127.0.0.1:${svc.port}`, principalKeys: [PRINCIPAL_KEY], plainTextRoute: false }) };
     const baseSync = new ConnectorSync(baseDeps);
-    const bc = new ConnectorAdmin(baseDeps).create(TENANT, { id: 'bench-admin', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'baseline', config: { path: baseDir } });
+    const bc = await new ConnectorAdmin(baseDeps).create(TENANT, { id: 'bench-admin', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'baseline', config: { path: baseDir } });
     const tb = performance.now();
-    const bj = baseSync.enqueue(TENANT, bc.id);
+    const bj = await baseSync.enqueue(TENANT, bc.id);
     await baseSync.idle();
     const baseMs = performance.now() - tb;
     await baseSync.close();
     rmSync(baseDir, { recursive: true, force: true });
-    if (baseSync.job(TENANT, bj.id).state !== 'succeeded') throw new Error('baseline sync failed');
+    if ((await baseSync.job(TENANT, bj.id)).state !== 'succeeded') throw new Error('baseline sync failed');
     const baseFps = BASELINE_FILES / (baseMs / 1000);
     const fps = FILES / (first.ms / 1000);
     const ratio = incr.ms / first.ms;

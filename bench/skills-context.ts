@@ -51,9 +51,9 @@ export async function main(): Promise<Figure[]> {
     for (let i = 0; i < SKILLS; i++) {
       const content = `# Skill ${i}\n\nBODY-MARKER-${i}\n${text(i + 1, 2000 + (i % 5) * 1000)}`;
       bodyTokens += messageTokens({ role: 'system', content });
-      lib.create(user, { name: `skill-${String(i).padStart(2, '0')}-${WORDS[i % WORDS.length]}`, description: text(1000 + i, 60 + (i * 29) % 141), content, scope: i % 2 ? 'tenant' : 'personal' });
+      await lib.create(user, { name: `skill-${String(i).padStart(2, '0')}-${WORDS[i % WORDS.length]}`, description: text(1000 + i, 60 + (i * 29) % 141), content, scope: i % 2 ? 'tenant' : 'personal' });
     }
-    const offered = lib.offered('acme', 'u1');
+    const offered = await lib.offered('acme', 'u1');
     const part = skillsPromptPart(offered)!;
     const partTokens = messageTokens({ role: 'system', content: part });
     const toolTokens = textTokens(JSON.stringify(loadSkillTool(lib).definition));
@@ -62,7 +62,7 @@ export async function main(): Promise<Figure[]> {
     const times: number[] = [];
     for (let i = 0; i < LOOKUPS; i++) {
       const t0 = performance.now();
-      skillsPromptPart(lib.offered('acme', 'u1'));
+      skillsPromptPart(await lib.offered('acme', 'u1'));
       times.push(performance.now() - t0);
     }
     const figures: Figure[] = [

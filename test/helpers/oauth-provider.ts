@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import { openDataKeyring } from '../../services/agent-runtime/src/store/secret-key.js';
@@ -135,18 +136,30 @@ export async function startOAuthProvider(opts: { redirectUris: string[]; accessT
  * The access token the runtime holds for (tenant, user, slug), opened from its database with its
  * own data key (to prove a refreshed token works at the provider). Null when none is stored.
  */
-export async function storedAccessToken(dataDir: string, tenantId: string, userId: string, slug: string): Promise<string | null> {
-  const db = new Database(join(dataDir, 'db', 'agent-runtime.sqlite'), { readonly: true });
-  try {
-    const row = db.prepare('SELECT * FROM oauth_connections WHERE tenant_id = ? AND user_id = ? AND slug = ?').get(tenantId, userId, slug) as
-      { key_id: string; iv: Buffer; tag: Buffer; ciphertext: Buffer } | undefined;
-    if (!row) return null;
-    const ring = await openDataKeyring(dataDir, { mode: 'file' });
-    const key = ring.key(row.key_id);
-    if (!key) return null;
-    const aad = Buffer.from(JSON.stringify(['oauth', tenantId, userId, slug]), 'utf8');
-    return (JSON.parse(unseal(key, aad, row)) as { access_token: string }).access_token;
-  } finally {
-    db.close();
+export async function storedAccessToken(dataDir: string, tenantId: string, userId: string, slug: string, databaseUrl: string | null = null): Promise<string | null> {
+  type Sealed = { key_id: string; iv: Buffer; tag: Buffer; ciphertext: Buffer };
+  let row: Sealed | undefined;
+  if (databaseUrl) {
+    // The stack on PostgreSQL (issue 21 item 1): the runtime's schema `agent_runtime`.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      row = (await client.query<Sealed>('SELECT key_id, iv, tag, ciphertext FROM agent_runtime.oauth_connections WHERE tenant_id = $1 AND user_id = $2 AND slug = $3', [tenantId, userId, slug])).rows[0];
+    } finally {
+      await client.end();
+    }
+  } else {
+    const db = new Database(join(dataDir, 'db', 'agent-runtime.sqlite'), { readonly: true });
+    try {
+      row = db.prepare('SELECT * FROM oauth_connections WHERE tenant_id = ? AND user_id = ? AND slug = ?').get(tenantId, userId, slug) as Sealed | undefined;
+    } finally {
+      db.close();
+    }
   }
+  if (!row) return null;
+  const ring = await openDataKeyring(dataDir, { mode: 'file' });
+  const key = ring.key(row.key_id);
+  if (!key) return null;
+  const aad = Buffer.from(JSON.stringify(['oauth', tenantId, userId, slug]), 'utf8');
+  return (JSON.parse(unseal(key, aad, row)) as { access_token: string }).access_token;
 }

@@ -23,6 +23,7 @@ import { SERVICE_NAMES, type ServiceName } from '../../services/shared/services.
 import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
 import { runtimeSettings } from './runtime-config.js';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedLlmOptions } from './scripted-llm.js';
+import { startPostgres, type TestPostgres } from './postgres.js';
 
 const nextTurn = ulidFactory();
 
@@ -116,6 +117,12 @@ export async function startHarness(settings: Partial<AgentRuntimeSettings> = {},
   serviceUrls.audit = `http://127.0.0.1:${audit.port}`;
   serviceUrls['inference-router'] = llm.url;
   const cfg: AgentRuntimeConfig = { ...common('agent-runtime'), ...runtimeSettings(settings) };
+  // Issue 21 item 1: scripts/run-tests.mjs's PostgreSQL pass (SVC_TEST_POSTGRES=1) puts the runtime's stores in a throwaway cluster.
+  let pgCluster: TestPostgres | null = null;
+  if (process.env['SVC_TEST_POSTGRES'] === '1' && !cfg.database) {
+    pgCluster = await startPostgres();
+    cfg.database = { url: pgCluster.url, schema: 'agent_runtime' };
+  }
   const rt = await startRuntime(cfg, hooks);
   const url = `http://127.0.0.1:${rt.port}`;
   serviceUrls['agent-runtime'] = url;
@@ -178,6 +185,7 @@ export async function startHarness(settings: Partial<AgentRuntimeSettings> = {},
       await audit.close();
       await llm.close();
       await guard.close();
+      await pgCluster?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

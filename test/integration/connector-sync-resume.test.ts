@@ -36,10 +36,10 @@ test('an interrupted sync job resumes after a restart and redoes nothing already
   try {
     let store = openRuntimeStore(cfg);
     const deps = { store: store.connectors, log, sink, open: async () => new FolderSource(folder) };
-    const c = new ConnectorAdmin(deps).create('acme', { id: 'admin-1', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'f', config: { path: folder } });
+    const c = await new ConnectorAdmin(deps).create('acme', { id: 'admin-1', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'f', config: { path: folder } });
     let release!: () => void;
     const sync1 = new ConnectorSync(deps);
-    const job = sync1.enqueue('acme', c.id);
+    const job = await sync1.enqueue('acme', c.id);
     // Let 6 items through, then hold the sink and stop the engine.
     gate = new Promise<void>((r) => { release = r; });
     const held = gate;
@@ -49,20 +49,20 @@ test('an interrupted sync job resumes after a restart and redoes nothing already
     const closing = sync1.close();
     release();
     await closing;
-    const cut = store.connectors.job('acme', job.id)!;
+    const cut = (await store.connectors.job('acme', job.id))!;
     assert.equal(cut.state, 'running', 'a job cut short stays running');
-    const doneBefore = store.connectors.documents('acme', c.id).length;
+    const doneBefore = (await store.connectors.documents('acme', c.id)).length;
     assert.ok(doneBefore >= 6 && doneBefore < 20, `some items done (${doneBefore})`);
     store.close();
 
     store = openRuntimeStore(cfg);
     const before = ingested.length;
     const sync2 = new ConnectorSync({ ...deps, store: store.connectors });
-    assert.equal(sync2.resume(), 1);
+    assert.equal(await sync2.resume(), 1);
     await sync2.idle();
-    const after = store.connectors.job('acme', job.id)!;
+    const after = (await store.connectors.job('acme', job.id))!;
     assert.equal(after.state, 'succeeded');
-    assert.equal(store.connectors.documents('acme', c.id).length, 20);
+    assert.equal((await store.connectors.documents('acme', c.id)).length, 20);
     assert.equal(ingested.length - before, 20 - doneBefore, 'only the remaining items were ingested');
     assert.equal(new Set(ingested).size, ingested.length, 'no item ingested twice');
     await sync2.close();
@@ -84,20 +84,20 @@ test('the schedule queues a connector when its interval has passed, and not befo
   try {
     const deps = { store: store.connectors, log: { info: () => {}, warn: () => {} }, sink, open: async () => new FolderSource(folder), now: () => new Date(clock) };
     const admin = new ConnectorAdmin(deps);
-    const c = admin.create('acme', { id: 'admin-1', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'f', config: { path: folder }, schedule_minutes: 5 });
-    admin.create('acme', { id: 'admin-1', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'on demand', config: { path: folder } });
+    const c = await admin.create('acme', { id: 'admin-1', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'f', config: { path: folder }, schedule_minutes: 5 });
+    await admin.create('acme', { id: 'admin-1', roles: ['admin'], groups: [] }, { kind: 'folder', name: 'on demand', config: { path: folder } });
     const sync = new ConnectorSync(deps);
-    sync.tick();
+    await sync.tick();
     await sync.idle();
     assert.deepEqual(ingested, ['a.md'], 'a scheduled connector never synced is due at once; an on-demand one is not');
-    assert.ok(store.connectors.get('acme', c.id)!.last_sync_at);
+    assert.ok((await store.connectors.get('acme', c.id))!.last_sync_at);
     writeFileSync(join(folder, 'b.md'), '# B\n\ntext\n');
     clock += 4 * 60_000;
-    sync.tick();
+    await sync.tick();
     await sync.idle();
     assert.deepEqual(ingested, ['a.md'], 'not due before 5 minutes');
     clock += 2 * 60_000;
-    sync.tick();
+    await sync.tick();
     await sync.idle();
     assert.deepEqual(ingested, ['a.md', 'b.md']);
     await sync.close();

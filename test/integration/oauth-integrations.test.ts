@@ -11,6 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { join } from 'node:path';
 import { ADMIN, callJson, login, startStack, type TestStack } from '../helpers/stack.js';
 import { PROVIDER_USER, startOAuthProvider, storedAccessToken, type OAuthTestProvider } from '../helpers/oauth-provider.js';
@@ -126,9 +127,18 @@ test('forged, replayed and expired states are refused with their codes; another 
 
   // Expired: move the flow's expiry into the past in the runtime's database.
   const state = au.searchParams.get('state')!;
-  const db = new Database(join(stack.dataDir, 'db', 'agent-runtime.sqlite'));
-  db.prepare("UPDATE oauth_states SET expires_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NULL").run();
-  db.close();
+  const expire = "UPDATE oauth_states SET expires_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NULL";
+  if (stack.databaseUrl) {
+    // The stack on PostgreSQL (issue 21 item 1): the runtime's schema `agent_runtime`.
+    const client = new pg.Client({ connectionString: stack.databaseUrl, options: '-c search_path=agent_runtime' });
+    await client.connect();
+    await client.query(expire);
+    await client.end();
+  } else {
+    const db = new Database(join(stack.dataDir, 'db', 'agent-runtime.sqlite'));
+    db.prepare(expire).run();
+    db.close();
+  }
   const expired = await fetch(`${stack.url}/v1/oauth/${SLUG}/callback?code=abc&state=${encodeURIComponent(state)}`);
   assert.equal((await expired.json() as { code: string }).code, 'oauth_state_expired');
   const pe = await api(admin, 'POST', `/v1/oauth/${SLUG}/poll`);
@@ -155,7 +165,7 @@ test('connect, refresh unseen, replay refused, disconnect revokes, a revoked gra
   assert.equal(replay.status, 400);
   assert.equal((await replay.json() as { code: string }).code, 'oauth_state_used');
 
-  const first = await storedAccessToken(stack.dataDir, 'acme', adminId, SLUG);
+  const first = await storedAccessToken(stack.dataDir, 'acme', adminId, SLUG, stack.databaseUrl);
   assert.ok(first && await ext.accepts(first));
   const refreshed = await eventually(async () => {
     const x = await api(admin, 'GET', `/v1/oauth/${SLUG}/status`);
@@ -163,7 +173,7 @@ test('connect, refresh unseen, replay refused, disconnect revokes, a revoked gra
   });
   assert.equal(refreshed.status, 'connected');
   assert.ok(ext.refreshes >= 1);
-  const second = await storedAccessToken(stack.dataDir, 'acme', adminId, SLUG);
+  const second = await storedAccessToken(stack.dataDir, 'acme', adminId, SLUG, stack.databaseUrl);
   assert.ok(second && second !== first);
   assert.ok(await ext.accepts(second), 'the refreshed access token works at the provider');
   const later = await eventually(async () => {
@@ -180,7 +190,7 @@ test('connect, refresh unseen, replay refused, disconnect revokes, a revoked gra
   assert.ok(ext.revocations.length >= 1, 'the revocation endpoint was called');
   assert.ok(ext.revokedGrants >= 1, 'the provider revoked the grant');
   assert.equal((await api(admin, 'GET', `/v1/oauth/${SLUG}/status`)).body.status, 'disconnected');
-  assert.equal(await storedAccessToken(stack.dataDir, 'acme', adminId, SLUG), null);
+  assert.equal(await storedAccessToken(stack.dataDir, 'acme', adminId, SLUG, stack.databaseUrl), null);
 
   // Reconnect, then the provider revokes the grant: the next refresh fails.
   const s2 = await api(admin, 'POST', `/v1/oauth/${SLUG}/start`);

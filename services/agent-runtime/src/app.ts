@@ -8,6 +8,7 @@
  * ServiceRuntime is accepted and ignored).
  */
 import { durableTurnEvents } from '../../shared/events/outbox.js';
+import { durablePgTurnEvents } from '../../shared/events/outbox-pg-events.js';
 import { defineService } from '../../shared/kit/service.js';
 import { AuditClient } from '../../audit/src/client.js';
 import { AttachmentClient } from './clients/attachments.js';
@@ -44,7 +45,8 @@ import { sessionRoutes } from './routes/sessions.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { ConversationRuns } from './domain/conversations/runs.js';
 import { ActiveRuns, ConversationService } from './domain/conversations/service.js';
-import { openRuntimeStore } from './store/runtime-store.js';
+import { openRuntimeStore, type RuntimeStore } from './store/runtime-store.js';
+import { openPgRuntimeStore } from './store/pg/index.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { openNotifications } from './domain/notifications/wiring.js';
 import { openSharedBus } from '../../shared/shared-bus.js';
@@ -106,16 +108,19 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
   async setup(ctx) {
     const { cfg, logger } = ctx;
     const hooks = ctx.runtime;
-    const store = openRuntimeStore(cfg);
+    // Issue 21 item 1: PostgreSQL (schema `agent_runtime`) when cfg.database is set, else `<dbDir>/agent-runtime.sqlite`.
+    const store: RuntimeStore = cfg.database ? await openPgRuntimeStore(cfg.database, cfg.migrationsDir) : openRuntimeStore(cfg);
     ctx.onClose(() => store.close());
+    ctx.app.health.check(async () => ((await store.ready()) ? true : `agent-runtime store ${store.isOpen ? 'unreachable' : 'closed'}`));
     // Issue 21 item 3: with REDIS_URL several runtimes share the store; pending approvals may be another runtime's.
     const bus = await openSharedBus(cfg.redisUrl, logger);
     if (bus) ctx.onClose(() => bus.close());
-    const cancelled = bus ? 0 : store.approvals.cancelPending(new Date().toISOString());
+    const cancelled = bus ? 0 : await store.approvals.cancelPending(new Date().toISOString());
     if (cancelled) logger.warn({ cancelled }, 'approvals pending at the last stop were cancelled');
 
     // Durable: every event is on disk before the answer it belongs to completes (issue 11 item 7).
-    const events = durableTurnEvents(cfg, 'agent-runtime', logger);
+    // Issue 21 item 1: with a database the outbox is `agent_runtime.turn_outbox`, shared by every runtime.
+    const events = cfg.database ? await durablePgTurnEvents(cfg.database, cfg, 'agent-runtime', logger, {}, ctx.onClose) : durableTurnEvents(cfg, 'agent-runtime', logger);
     ctx.onClose(async () => { await events.shutdown(EVENT_DRAIN_MS); });
     const model = new InferenceClient(cfg.serviceUrls['inference-router'], cfg.modelTimeoutSeconds * 1000);
     const guardrail = new GuardrailClient(cfg.serviceUrls.guardrail, cfg.sidecarTimeoutMs);
@@ -137,12 +142,12 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     let mcp: McpConnections | null = null;
     const mcpCatalog = new McpCatalog({ store: store.mcpServers, policy: mcpPolicy, listener: { changed: (r) => mcp?.listener.changed(r), removed: (r) => mcp?.listener.removed(r) } });
     const plugins = new Plugins({ rules: store.pluginRules, registry: tools, servers: store.mcpServers });
-    const toolGate = (t: string, who: { userId?: string; id?: string; roles?: readonly string[]; groups?: readonly string[] }): ToolGate | null => {
-      const base = permissionProfiles.toolGate(t, who as Parameters<PermissionProfiles['toolGate']>[1]);
+    const toolGate = async (t: string, who: { userId?: string; id?: string; roles?: readonly string[]; groups?: readonly string[] }): Promise<ToolGate | null> => {
+      const base = await permissionProfiles.toolGate(t, who as Parameters<PermissionProfiles['toolGate']>[1]);
       const uid = who.userId ?? who.id;
       // Plugins (issue 17 item 4): a tool group the caller may not see is never offered nor run.
-      const plugin = plugins.gate(t, who);
-      const own = mcp && uid ? mcp.gate(t, uid) : null;
+      const plugin = await plugins.gate(t, who);
+      const own = mcp && uid ? await mcp.gate(t, uid) : null;
       if (!own && !plugin) return base;
       return (tool) => (own ? own(tool) : true) && (plugin ? plugin(tool) : true) && (base ? base(tool) : true);
     };
@@ -156,12 +161,12 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
       sessions: store.sessions, folders: store.folders, model, defaultAgentId: cfg.defaultAgentId, titleGeneration: cfg.titleGeneration, log: logger,
     });
     const activeRuns = new ActiveRuns();
-    const conversations = new ConversationService({ enabled: cfg.conversationsEnabled, store: store.conversations, sessions: store.sessions, active: activeRuns, tx: store.tx, log: logger });
-    const interrupted = store.conversations.failActiveRuns(new Date().toISOString(), 'runtime_restarted', 'the runtime stopped while the run was in progress');
+    const conversations = new ConversationService({ enabled: cfg.conversationsEnabled, store: store.conversations, sessions: store.sessions, active: activeRuns, tx: store.txAsync, log: logger });
+    const interrupted = await store.conversations.failActiveRuns(new Date().toISOString(), 'runtime_restarted', 'the runtime stopped while the run was in progress');
     if (interrupted) logger.warn({ interrupted }, 'conversation runs in progress at the last stop were failed');
     const turnTracker = new TurnTracker(store.turnStats, logger);
     // Profile and its drafts (issue 13 item 2); secrets (item 3): `vault.resolve(tenant, user | null, name)` is resolveSecret for MCP servers and connectors.
-    const profiles = new ProfileService({ store: store.userProfiles, tx: store.tx, budgetTokens: cfg.profileBudgetTokens });
+    const profiles = new ProfileService({ store: store.userProfiles, tx: store.txAsync, budgetTokens: cfg.profileBudgetTokens });
     const curator = new ProfileCurator({
       profiles, sessions: store.sessions, log: logger, timeoutMs: cfg.modelTimeoutSeconds * 1000,
       model: new ProfileCurationClient(cfg.serviceUrls['inference-router'], model, cfg.modelTimeoutSeconds * 1000),
@@ -203,7 +208,7 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     const conversationRuns = new ConversationRuns({ conversations, store: store.conversations, sessions: store.sessions, active: activeRuns, engine, log: logger });
 
     // Parked runs hold their streams open: release them before the server waits for in-flight requests.
-    ctx.app.addHook('preClose', async () => { approvals.cancelAll('the runtime is stopping'); activeRuns.abortAll(); });
+    ctx.app.addHook('preClose', async () => { await approvals.cancelAll('the runtime is stopping'); activeRuns.abortAll(); });
     const tenantId = cfg.tenantId;
     await ctx.app.register(profileTimezoneSeed, { tenantId, profiles });
     await ctx.app.register(chatRoutes, { tenantId, engine });
@@ -255,7 +260,7 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     ctx.app.addHook('preClose', async () => { await webhookRunner.close(); });
     const webhooks = new WebhookService({
       store: store.webhooks, keyring: dataKeyring, runner: webhookRunner, notifier: inboxNotifier(notifications.inbox), audit: auditedDeliveries(audit, logger),
-      agentVisible: (t, u, a) => { try { agents.get({ tenantId: t, userId: u, isAdmin: true }, a); return true; } catch { return false; } },
+      agentVisible: async (t, u, a) => { try { await agents.get({ tenantId: t, userId: u, isAdmin: true }, a); return true; } catch { return false; } },
     });
     await ctx.app.register(webhookAdminRoutes, { tenantId, webhooks });
     await ctx.app.register(webhookDeliveryRoutes, { tenantId, webhooks });
@@ -266,7 +271,11 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     };
     const connectorSync = new ConnectorSync(connectorDeps);
     ctx.app.addHook('preClose', async () => { await connectorSync.close(); });
-    ctx.background('connector-sync', () => { connectorSync.resume(); connectorSync.startSchedule(); });
+    ctx.background('connector-sync', () => {
+      // Resumed jobs first, then the schedule (as when resume answered synchronously).
+      void connectorSync.resume().catch((err: unknown) => { logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'connector jobs could not be resumed'); return 0; })
+        .finally(() => connectorSync.startSchedule());
+    });
     await ctx.app.register(connectorRoutes, { tenantId, connectors: new ConnectorAdmin(connectorDeps), sync: connectorSync });
   },
 });

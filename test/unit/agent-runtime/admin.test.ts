@@ -66,31 +66,31 @@ test('profiles apply on intersecting roles or groups; effective access is the un
   assert.equal(gatedPolicy(null, 'anything', 'auto'), 'auto');
 });
 
-test('profiles over the SQLite store: create, unique names, replace, delete, cache refresh; turn stats record and count', () => {
+test('profiles over the SQLite store: create, unique names, replace, delete, cache refresh; turn stats record and count', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-admin-'));
   const store = openRuntimeStore({ dbDir: dir, migrationsDir: join(process.cwd(), 'migrations') });
   try {
     const profiles = new PermissionProfiles(store.permissionProfiles, { Finance: ['user'] });
-    const p = profiles.create('t1', { name: ' Clock ', roles: ['user', 'user', ' '], tools: ['get_current_time'], knowledge: { tags: ['hr'] } }, 'admin-1');
+    const p = await profiles.create('t1', { name: ' Clock ', roles: ['user', 'user', ' '], tools: ['get_current_time'], knowledge: { tags: ['hr'] } }, 'admin-1');
     assert.equal(p.name, 'Clock');
     assert.deepEqual(p.roles, ['user']);
     assert.deepEqual(p.knowledge, { tags: ['hr'] });
-    assert.ok(toolGate(profiles.list('t1'), { roles: ['user'] }));
-    assert.equal(profiles.toolGate('t1', { roles: ['user'] })!('calculator'), false);
-    assert.equal(profiles.toolGate('t2', { roles: ['user'] }), null, 'tenants are apart');
-    assert.throws(() => profiles.create('t1', { name: 'Clock' }, null), (e: DomainError<string>) => e.code === 'permission_profile_name_taken');
-    assert.throws(() => profiles.create('t1', { name: '   ' }, null), (e: DomainError<string>) => e.code === 'invalid_request');
-    const other = profiles.create('t1', { name: 'Other' }, null);
-    assert.throws(() => profiles.replace('t1', other.id, { name: 'Clock' }, null), (e: DomainError<string>) => e.code === 'permission_profile_name_taken');
-    const r = profiles.replace('t1', p.id, { name: 'Clock', roles: ['user'], tools: ['*'] }, 'admin-2');
+    assert.ok(toolGate(await profiles.list('t1'), { roles: ['user'] }));
+    assert.equal((await profiles.toolGate('t1', { roles: ['user'] }))!('calculator'), false);
+    assert.equal(await profiles.toolGate('t2', { roles: ['user'] }), null, 'tenants are apart');
+    await assert.rejects(() => profiles.create('t1', { name: 'Clock' }, null), (e: DomainError<string>) => e.code === 'permission_profile_name_taken');
+    await assert.rejects(() => profiles.create('t1', { name: '   ' }, null), (e: DomainError<string>) => e.code === 'invalid_request');
+    const other = await profiles.create('t1', { name: 'Other' }, null);
+    await assert.rejects(() => profiles.replace('t1', other.id, { name: 'Clock' }, null), (e: DomainError<string>) => e.code === 'permission_profile_name_taken');
+    const r = await profiles.replace('t1', p.id, { name: 'Clock', roles: ['user'], tools: ['*'] }, 'admin-2');
     assert.equal(r.created_at, p.created_at);
     assert.equal(r.updated_by, 'admin-2');
-    assert.equal(profiles.toolGate('t1', { roles: ['user'] }), null, 'the cache follows a change');
-    profiles.remove('t1', p.id);
-    assert.throws(() => profiles.get('t1', p.id), (e: DomainError<string>) => e.code === 'permission_profile_not_found');
-    assert.throws(() => profiles.remove('t1', p.id), (e: DomainError<string>) => e.code === 'permission_profile_not_found');
-    assert.deepEqual(profiles.roles('t1').group_role_map, { Finance: ['user'] });
-    assert.deepEqual(profiles.roles('t1').items.map((x) => x.role), ['user', 'admin', 'tenant_admin', 'platform_admin']);
+    assert.equal(await profiles.toolGate('t1', { roles: ['user'] }), null, 'the cache follows a change');
+    await profiles.remove('t1', p.id);
+    await assert.rejects(() => profiles.get('t1', p.id), (e: DomainError<string>) => e.code === 'permission_profile_not_found');
+    await assert.rejects(() => profiles.remove('t1', p.id), (e: DomainError<string>) => e.code === 'permission_profile_not_found');
+    assert.deepEqual((await profiles.roles('t1')).group_role_map, { Finance: ['user'] });
+    assert.deepEqual((await profiles.roles('t1')).items.map((x) => x.role), ['user', 'admin', 'tenant_admin', 'platform_admin']);
 
     const now = new Date();
     const row = (id: string, over: Partial<TurnStatRow>): TurnStatRow => ({
@@ -212,7 +212,7 @@ test('mission control sections from peer answers, and probes cached for 2 s', as
   let now = 1_000_000;
   const peers = { probe: async () => { probes++; return { state: 'ready' as const, latencyMs: 1, detail: null }; } } as unknown as AdminPeers;
   const mc = new MissionControlService({
-    peers, approvals: { list: () => [] }, tracker: { active: () => [] }, stats: { errorCounts: () => ({ turn_failed: 0, tool_errors: 0, guard_unavailable: 0 }), recentErrors: () => [] },
+    peers, approvals: { list: async () => [] }, tracker: { active: () => [] }, stats: { errorCounts: () => ({ turn_failed: 0, tool_errors: 0, guard_unavailable: 0 }), recentErrors: () => [] },
     services: ['agent-runtime', 'knowledge', 'audit'], self: 'agent-runtime', now: () => new Date(now),
   });
   await Promise.all([mc.services(), mc.services()]);

@@ -78,7 +78,7 @@ const who = (turnId: string | null = 'turn-1'): TurnIdentity => ({ tenantId: 'ac
 async function run(e: ChatEngine, content: string, w = who()) {
   const events: Array<{ name: StreamEventName; data: unknown }> = [];
   const sink = <K extends StreamEventName>(name: K, data: StreamEventMap[K]): void => { events.push({ name, data }); };
-  const o = await e.run(e.prepare({ messages: [{ role: 'user', content }] }, w), sink, new AbortController().signal);
+  const o = await e.run(await e.prepare({ messages: [{ role: 'user', content }] }, w), sink, new AbortController().signal);
   return { o, events, names: events.map((x) => x.name) };
 }
 
@@ -143,7 +143,7 @@ test('context and prompt: system prompt, then memories and knowledge, then the i
   assert.deepEqual(t.requests[0]!.messages.map((m) => m.role), ['system', 'system', 'user']);
   assert.equal(t.requests[0]!.messages[1]!.content, 'Relevant memories about the user:\n- likes tea\nRelevant knowledge:\n- [Handbook] policy text');
   assert.deepEqual(r.o.trace.context, { memories: 1, knowledge: 1 });
-  const img = await t.engine.run(t.engine.prepare({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] }] }, who()), () => {}, new AbortController().signal);
+  const img = await t.engine.run(await t.engine.prepare({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] }] }, who()), () => {}, new AbortController().signal);
   assert.equal(img.trace.model_role, 'vision');
   assert.equal(img.trace.context.memories, 'disabled', 'no text, no prefetch');
 });
@@ -179,6 +179,6 @@ test('output guardrail: block withholds the answer after a retract; a failed mod
   const fr = await run(f.engine, 'hello');
   assert.equal(fr.o.status, 'failed');
   assert.deepEqual(fr.events.at(-1), { name: 'error', data: { message: 'no default role', code: 'role_not_configured' } });
-  await assert.rejects(f.engine.answer(f.engine.prepare({ messages: [{ role: 'user', content: 'x' }] }, who()), new AbortController().signal),
+  await assert.rejects(f.engine.answer(await f.engine.prepare({ messages: [{ role: 'user', content: 'x' }] }, who()), new AbortController().signal),
     (e: { code?: string; message?: string }) => e.code === 'model_unknown' && e.message === 'no model x', 'the JSON answer throws the failure as a domain error');
 });

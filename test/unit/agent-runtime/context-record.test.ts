@@ -79,7 +79,7 @@ test('a turn with system prompt, memory and knowledge: every part with tokens ad
       { available: true, snippets: [{ text: 'The tea policy says ...', source: 'Handbook', score: 0.61, document_id: 'd1', chunk_index: 3 }] },
     ],
   });
-  await t.engine.run(t.engine.prepare({ messages: [{ role: 'user', content: 'tea?' }] }, who), () => {}, new AbortController().signal);
+  await t.engine.run(await t.engine.prepare({ messages: [{ role: 'user', content: 'tea?' }] }, who), () => {}, new AbortController().signal);
   assert.equal(t.ended.length, 1, 'the engine hands every finished turn to the port');
   const r = recordOf(t.ended[0]!);
   assert.deepEqual(r.parts.map((p) => [p.name, p.kind, p.state]), [
@@ -108,9 +108,9 @@ test('a turn with system prompt, memory and knowledge: every part with tokens ad
 
 test('history: messages the context budget dropped are listed as not included, the kept ones counted', async () => {
   const t = engine({ replies: [{ content: 'one' }, { content: 'two' }, { content: 'three' }], settings: { contextBudgetTokens: 512, responseReserveTokens: 0 } });
-  const first = await t.engine.run(t.engine.prepare({ messages: [{ role: 'user', content: 'x'.repeat(3000) }] }, who), () => {}, new AbortController().signal);
-  await t.engine.run(t.engine.prepare({ messages: [{ role: 'user', content: 'short' }], session_id: first.sessionId }, who), () => {}, new AbortController().signal);
-  await t.engine.run(t.engine.prepare({ messages: [{ role: 'user', content: 'again' }], session_id: first.sessionId }, who), () => {}, new AbortController().signal);
+  const first = await t.engine.run(await t.engine.prepare({ messages: [{ role: 'user', content: 'x'.repeat(3000) }] }, who), () => {}, new AbortController().signal);
+  await t.engine.run(await t.engine.prepare({ messages: [{ role: 'user', content: 'short' }], session_id: first.sessionId }, who), () => {}, new AbortController().signal);
+  await t.engine.run(await t.engine.prepare({ messages: [{ role: 'user', content: 'again' }], session_id: first.sessionId }, who), () => {}, new AbortController().signal);
   const r = recordOf(t.ended[2]!);
   const h = part(r, 'history');
   assert.equal(h.items!.length, 4);
@@ -126,7 +126,7 @@ test('history: messages the context budget dropped are listed as not included, t
 test('tools and a blocked input: tool calls timed with their status; a blocked turn sent nothing', async () => {
   const echo: AgentTool = { definition: { type: 'function', function: { name: 'echo', description: '', parameters: {} } }, execute: () => 'echoed' };
   const t = engine({ tools: [echo], replies: [{ toolCalls: [{ id: 'c1', name: 'echo', arguments: '{}' }, { id: 'c2', name: 'nope', arguments: '{}' }] }, { content: 'done' }] });
-  await t.engine.run(t.engine.prepare({ messages: [{ role: 'user', content: 'go' }] }, who), () => {}, new AbortController().signal);
+  await t.engine.run(await t.engine.prepare({ messages: [{ role: 'user', content: 'go' }] }, who), () => {}, new AbortController().signal);
   const r = recordOf(t.ended[0]!);
   assert.deepEqual(r.trace.map((s) => s.step), ['guard_input', 'prefetch', 'model_call', 'tool_call', 'tool_call', 'model_call', 'guard_output']);
   assert.deepEqual(r.trace.filter((s) => s.step === 'tool_call').map((s) => [s.detail.tool, s.status]), [['echo', 'ok'], ['nope', 'denied']]);
@@ -135,7 +135,7 @@ test('tools and a blocked input: tool calls timed with their status; a blocked t
   assert.equal(part(r, 'memories').detail, 'the source did not answer', 'the source reason (addresses) stays out');
 
   const b = engine({ replies: [], guardIn: { available: true, decision: 'block', reason: 'no secrets', scanner_results: [], rewritten_content: null } });
-  await b.engine.run(b.engine.prepare({ messages: [{ role: 'user', content: 'my password is hunter2' }] }, who), () => {}, new AbortController().signal);
+  await b.engine.run(await b.engine.prepare({ messages: [{ role: 'user', content: 'my password is hunter2' }] }, who), () => {}, new AbortController().signal);
   const rb = recordOf(b.ended[0]!);
   assert.equal(rb.status, 'blocked');
   assert.deepEqual(rb.trace.map((s) => [s.step, s.status]), [['guard_input', 'block']]);

@@ -14,7 +14,7 @@ test('a failed push is retried until it lands, and the retry carries the list as
   let fail = 1;
   const warnings: string[] = [];
   const sync = new KnowledgeScopeSync({
-    profiles: { list: () => list },
+    profiles: { list: async () => list },
     port: { replaceProfiles: async (p) => { if (fail-- > 0) throw new Error('down'); pushed.push(p.map((x) => x.id)); return {}; } },
     log: { warn: (_o, m) => warnings.push(m), info: () => {} },
     retryMs: 20,
@@ -30,7 +30,7 @@ test('a failed push is retried until it lands, and the retry carries the list as
 test('closed: a failed push schedules no retry', async () => {
   let calls = 0;
   const sync = new KnowledgeScopeSync({
-    profiles: { list: () => [] }, port: { replaceProfiles: async () => { calls++; throw new Error('down'); } }, log: { warn: () => {}, info: () => {} }, retryMs: 5,
+    profiles: { list: async () => [] }, port: { replaceProfiles: async () => { calls++; throw new Error('down'); } }, log: { warn: () => {}, info: () => {} }, retryMs: 5,
   });
   sync.close();
   assert.equal(await sync.push('acme'), false);

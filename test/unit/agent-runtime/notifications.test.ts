@@ -18,6 +18,10 @@ import type { NotificationStreamEventMap } from '../../../services/agent-runtime
 
 const MIGRATIONS = join(process.cwd(), 'migrations');
 
+async function codeOfAsync(fn: () => Promise<unknown>): Promise<string> {
+  try { await fn(); return 'none'; } catch (err) { if (isDomainError(err)) return err.code; throw err; }
+}
+
 function codeOf(fn: () => unknown): string {
   try { fn(); return 'none'; } catch (err) { if (isDomainError(err)) return err.code; throw err; }
 }
@@ -68,68 +72,70 @@ test('cursors round-trip a ULID; anything else is invalid_request', () => {
   assert.equal(codeOf(() => decodeCursor('')), 'invalid_request');
 });
 
-test('one notification per (tenant, user, idempotency key); the same key for another user is another notification', () => {
+test('one notification per (tenant, user, idempotency key); the same key for another user is another notification', async () => {
   const { store, n } = open();
-  const a = n.post(svc('knowledge'), input({ idempotency_key: 'k' }));
-  const b = n.post(svc('sandbox'), input({ idempotency_key: 'k', title: 'other' }));
-  const c = n.post(svc('knowledge'), input({ idempotency_key: 'k', user_id: 'v' }));
+  const a = await n.post(svc('knowledge'), input({ idempotency_key: 'k' }));
+  const b = await n.post(svc('sandbox'), input({ idempotency_key: 'k', title: 'other' }));
+  const c = await n.post(svc('knowledge'), input({ idempotency_key: 'k', user_id: 'v' }));
   assert.equal(a.fresh, true);
   assert.equal(b.fresh, false);
   assert.deepEqual(b.notification, a.notification);
   assert.equal(c.fresh, true);
-  assert.equal(n.list(owner, {}).items.length, 1);
-  assert.equal(n.unreadCount(owner), 1);
+  assert.equal((await n.list(owner, {})).items.length, 1);
+  assert.equal(await n.unreadCount(owner), 1);
   // Without a key every post is new.
-  n.post(svc('knowledge'), input());
-  n.post(svc('knowledge'), input());
-  assert.equal(n.unreadCount(owner), 3);
+  await n.post(svc('knowledge'), input());
+  await n.post(svc('knowledge'), input());
+  assert.equal(await n.unreadCount(owner), 3);
   store.close();
 });
 
-test('read marks and counters: one, all, and another user\'s id is notification_not_found', () => {
+test('read marks and counters: one, all, and another user\'s id is notification_not_found', async () => {
   const { store, n } = open();
-  const ids = [1, 2, 3].map((i) => n.post(svc('knowledge'), input({ title: `n${i}` })).notification.id);
-  const first = n.markRead(owner, ids[0]!);
+  const ids: string[] = [];
+  for (const i of [1, 2, 3]) ids.push((await n.post(svc('knowledge'), input({ title: `n${i}` }))).notification.id);
+  const first = await n.markRead(owner, ids[0]!);
   assert.ok(first.read_at);
-  assert.equal(n.unreadCount(owner), 2);
-  assert.equal(n.markRead(owner, ids[0]!).read_at, first.read_at);
-  assert.equal(n.unreadCount(owner), 2, 'a second read changes nothing');
-  assert.equal(codeOf(() => n.markRead({ tenantId: 't', userId: 'v' }, ids[1]!)), 'notification_not_found');
-  assert.equal(codeOf(() => n.markRead({ tenantId: 'x', userId: 'u' }, ids[1]!)), 'notification_not_found');
-  assert.equal(n.markAllRead(owner), 2);
-  assert.equal(n.markAllRead(owner), 0);
-  assert.equal(n.unreadCount(owner), 0);
+  assert.equal(await n.unreadCount(owner), 2);
+  assert.equal((await n.markRead(owner, ids[0]!)).read_at, first.read_at);
+  assert.equal(await n.unreadCount(owner), 2, 'a second read changes nothing');
+  assert.equal(await codeOfAsync(() => n.markRead({ tenantId: 't', userId: 'v' }, ids[1]!)), 'notification_not_found');
+  assert.equal(await codeOfAsync(() => n.markRead({ tenantId: 'x', userId: 'u' }, ids[1]!)), 'notification_not_found');
+  assert.equal(await n.markAllRead(owner), 2);
+  assert.equal(await n.markAllRead(owner), 0);
+  assert.equal(await n.unreadCount(owner), 0);
   store.close();
 });
 
-test('the cap evicts read ones (oldest first) before unread ones; counters stay exact', () => {
+test('the cap evicts read ones (oldest first) before unread ones; counters stay exact', async () => {
   const { store, n } = open(3);
-  const ids = ['a', 'b', 'c'].map((t) => n.post(svc('knowledge'), input({ title: t })).notification.id);
-  n.markRead(owner, ids[2]!);
-  n.markRead(owner, ids[1]!);
-  n.post(svc('knowledge'), input({ title: 'd' }));
-  assert.deepEqual(n.list(owner, {}).items.map((x) => x.title), ['d', 'c', 'a'], 'b: the oldest read');
-  n.post(svc('knowledge'), input({ title: 'e' }));
-  assert.deepEqual(n.list(owner, {}).items.map((x) => x.title), ['e', 'd', 'a'], 'c: the other read one');
-  n.post(svc('knowledge'), input({ title: 'f' }));
-  assert.deepEqual(n.list(owner, {}).items.map((x) => x.title), ['f', 'e', 'd'], 'a: the oldest unread');
-  assert.equal(n.unreadCount(owner), 3);
+  const ids: string[] = [];
+  for (const t of ['a', 'b', 'c']) ids.push((await n.post(svc('knowledge'), input({ title: t }))).notification.id);
+  await n.markRead(owner, ids[2]!);
+  await n.markRead(owner, ids[1]!);
+  await n.post(svc('knowledge'), input({ title: 'd' }));
+  assert.deepEqual((await n.list(owner, {})).items.map((x) => x.title), ['d', 'c', 'a'], 'b: the oldest read');
+  await n.post(svc('knowledge'), input({ title: 'e' }));
+  assert.deepEqual((await n.list(owner, {})).items.map((x) => x.title), ['e', 'd', 'a'], 'c: the other read one');
+  await n.post(svc('knowledge'), input({ title: 'f' }));
+  assert.deepEqual((await n.list(owner, {})).items.map((x) => x.title), ['f', 'e', 'd'], 'a: the oldest unread');
+  assert.equal(await n.unreadCount(owner), 3);
   // A repeated key at the cap evicts nothing.
-  const k = n.post(svc('knowledge'), input({ title: 'g', idempotency_key: 'g' }));
-  n.post(svc('knowledge'), input({ title: 'g', idempotency_key: 'g' }));
-  assert.deepEqual(n.list(owner, {}).items.map((x) => x.title), ['g', 'f', 'e']);
+  const k = await n.post(svc('knowledge'), input({ title: 'g', idempotency_key: 'g' }));
+  await n.post(svc('knowledge'), input({ title: 'g', idempotency_key: 'g' }));
+  assert.deepEqual((await n.list(owner, {})).items.map((x) => x.title), ['g', 'f', 'e']);
   assert.equal(k.fresh, true);
-  assert.equal(n.unreadCount(owner), 3);
+  assert.equal(await n.unreadCount(owner), 3);
   store.close();
 });
 
-test('pages: newest first with next_cursor until the end', () => {
+test('pages: newest first with next_cursor until the end', async () => {
   const { store, n } = open();
-  for (let i = 0; i < 7; i++) n.post(svc('knowledge'), input({ title: `n${i}` }));
+  for (let i = 0; i < 7; i++) await n.post(svc('knowledge'), input({ title: `n${i}` }));
   const seen: string[] = [];
   let cursor: string | undefined;
   do {
-    const p = n.list(owner, { limit: 3, ...(cursor ? { cursor } : {}) });
+    const p = await n.list(owner, { limit: 3, ...(cursor ? { cursor } : {}) });
     seen.push(...p.items.map((x) => x.title));
     cursor = p.next_cursor;
   } while (cursor);
@@ -147,16 +153,17 @@ function recorder(): StreamListener & { got: Array<[string, unknown]>; closed: b
   return r;
 }
 
-test('follow: the count at once, then new notifications and count changes of that user only; a third stream closes the oldest', () => {
+test('follow: the count at once, then new notifications and count changes of that user only; a third stream closes the oldest', async () => {
   const { store, hub, n } = open();
   const a = recorder();
   const stop = n.follow(owner, a);
+  await new Promise((r) => setImmediate(r));
   assert.deepEqual(a.got, [['unread_count', { count: 0 }]]);
-  const p = n.post(svc('knowledge'), input({ idempotency_key: 'x' }));
-  n.post(svc('knowledge'), input({ idempotency_key: 'x' }));
-  n.post(svc('knowledge'), input({ user_id: 'v' }));
+  const p = await n.post(svc('knowledge'), input({ idempotency_key: 'x' }));
+  await n.post(svc('knowledge'), input({ idempotency_key: 'x' }));
+  await n.post(svc('knowledge'), input({ user_id: 'v' }));
   assert.deepEqual(a.got.slice(1), [['notification', p.notification], ['unread_count', { count: 1 }]]);
-  n.markAllRead(owner);
+  await n.markAllRead(owner);
   assert.deepEqual(a.got.at(-1), ['unread_count', { count: 0 }]);
   const b = recorder();
   const c = recorder();
@@ -179,10 +186,10 @@ test('approval producer: a pending approval inserted through the store notifies 
     id: 'ap1', tenant_id: 't', user_id: 'u', session_id: 's1', agent_id: 'default', turn_id: null, tool: 'calculator', call_id: 'c1',
     arguments: '{}', status: 'pending', reason: null, created_at: new Date().toISOString(), expires_at: new Date().toISOString(), decided_at: null, decided_by: null,
   };
-  approvals.insert(row);
-  assert.equal(approvals.get('ap1', 't')?.tool, 'calculator', 'get passes through, bound to the store');
+  await approvals.insert(row);
+  assert.equal((await approvals.get('ap1', 't'))?.tool, 'calculator', 'get passes through, bound to the store');
   await new Promise((r) => setImmediate(r));
-  const items = n.list(owner, {}).items;
+  const items = await (await n.list(owner, {})).items;
   assert.equal(items.length, 1);
   assert.equal(items[0]!.kind, 'approval_waiting');
   assert.deepEqual(items[0]!.payload, approvalNotice(row).payload);

@@ -59,8 +59,8 @@ test('overview: sections from the stores and peers; a peer that does not answer 
   const deps = {
     integrations: registerBuiltinIntegrations(new IntegrationRegistry()),
     sessions: { list: () => [{ id: 's1', tenant_id: 'acme', user_id: 'u1', agent_id: 'default', title: 'Tea', title_source: 'generated', folder_id: null, branched_from_session: null, branched_from_message: null, message_count: 2, created_at: 'c', updated_at: 'u' }] },
-    approvals: { list: (t: string, u: string | null, status: string | null) => (t === 'acme' && u === 'u1' && status === 'pending' ? approvals : []) },
-    recentTurns: () => [{ turn_id: 't1', tenant_id: 'acme', user_id: 'u1', session_id: 's1', agent_id: 'default', status: 'completed', total_tokens: 42, created_at: 'c' }],
+    approvals: { list: async (t: string, u: string | null, status: string | null) => (t === 'acme' && u === 'u1' && status === 'pending' ? approvals : []) },
+    recentTurns: async () => [{ turn_id: 't1', tenant_id: 'acme', user_id: 'u1', session_id: 's1', agent_id: 'default', status: 'completed', total_tokens: 42, created_at: 'c' }],
     defaultAgentId: 'default', now: () => NOW,
   };
   const o = await new OverviewService({ ...deps, peers: peers(true) }).overview(who);

@@ -76,7 +76,7 @@ test('discovery: a ready source registers once, a source that goes away is withd
   assert.deepEqual(logs, ['tools registered', 'tool source withdrawn', 'tools registered']);
 });
 
-test('policies: config rules then admin rules; effective policy per agent; set and remove', () => {
+test('policies: config rules then admin rules; effective policy per agent; set and remove', async () => {
   const rows: PolicyRow[] = [];
   const store: PolicyStore = {
     list: (t) => rows.filter((r) => r.tenant_id === t),
@@ -90,18 +90,18 @@ test('policies: config rules then admin rules; effective policy per agent; set a
   const tools = new ToolRegistry();
   tools.register('builtin', [tool('calculator', 'auto'), tool('shell', 'ask'), tool('web')]);
   const p = new ToolPolicies({ base: [{ tool: 'web', policy: 'deny' }], store, tools, defaultAgentId: 'default' });
-  assert.deepEqual(p.visibleTools('acme', undefined).items.map((t) => `${t.name}=${t.policy}`), ['calculator=auto', 'shell=ask', 'web=deny']);
-  assert.deepEqual(p.set('acme', 'calculator', { policy: 'ask', agent_id: 'strict' }, 'admin-1'),
+  assert.deepEqual((await p.visibleTools('acme', undefined)).items.map((t) => `${t.name}=${t.policy}`), ['calculator=auto', 'shell=ask', 'web=deny']);
+  assert.deepEqual(await p.set('acme', 'calculator', { policy: 'ask', agent_id: 'strict' }, 'admin-1'),
     { tool: 'calculator', policy: 'ask', tenant_id: 'acme', agent_id: 'strict', origin: 'admin' });
-  assert.deepEqual(p.set('acme', 'web', { policy: 'auto' }, null), { tool: 'web', policy: 'auto', tenant_id: 'acme', origin: 'admin' });
-  assert.deepEqual(p.rules('acme').map((r) => `${r.origin}:${r.tool}:${r.policy}:${r.agent_id ?? '*'}`), ['config:web:deny:*', 'admin:calculator:ask:strict', 'admin:web:auto:*']);
-  assert.deepEqual(p.visibleTools('acme', 'strict').items.map((t) => t.policy), ['ask', 'ask', 'auto']);
-  assert.deepEqual(p.visibleTools('other', undefined).items.map((t) => t.policy), ['auto', 'ask', 'deny'], 'admin rules stay in their tenant');
-  assert.deepEqual(p.view('acme').tools, [
+  assert.deepEqual(await p.set('acme', 'web', { policy: 'auto' }, null), { tool: 'web', policy: 'auto', tenant_id: 'acme', origin: 'admin' });
+  assert.deepEqual((await p.rules('acme')).map((r) => `${r.origin}:${r.tool}:${r.policy}:${r.agent_id ?? '*'}`), ['config:web:deny:*', 'admin:calculator:ask:strict', 'admin:web:auto:*']);
+  assert.deepEqual((await p.visibleTools('acme', 'strict')).items.map((t) => t.policy), ['ask', 'ask', 'auto']);
+  assert.deepEqual((await p.visibleTools('other', undefined)).items.map((t) => t.policy), ['auto', 'ask', 'deny'], 'admin rules stay in their tenant');
+  assert.deepEqual((await p.view('acme')).tools, [
     { name: 'calculator', source: 'builtin', default_policy: 'auto' }, { name: 'shell', source: 'builtin', default_policy: 'ask' }, { name: 'web', source: 'builtin', default_policy: 'auto' },
   ]);
-  p.remove('acme', 'calculator', 'strict');
-  assert.throws(() => p.remove('acme', 'calculator', 'strict'), (e: { code?: string }) => e.code === 'not_found');
+  await p.remove('acme', 'calculator', 'strict');
+  await assert.rejects(() => p.remove('acme', 'calculator', 'strict'), (e: { code?: string }) => e.code === 'not_found');
 });
 
 test('error table: inference codes keep the statuses of the JSON chat (model_unknown 400, budget 429, else 503)', () => {

@@ -121,40 +121,40 @@ test('curationMessages sends the instructions, the current profile and only the 
   assert.ok(!user.includes('x'.repeat(4001)));
 });
 
-test('ProfileService over SQLite: seed once, propose merges and filters, accept applies, dismiss remembers', () => {
+test('ProfileService over SQLite: seed once, propose merges and filters, accept applies, dismiss remembers', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-profile-unit-'));
   const store = openRuntimeStore({ dbDir: dir, migrationsDir: join(process.cwd(), 'migrations') });
   try {
-    const svc = new ProfileService({ store: store.userProfiles, tx: store.tx, budgetTokens: 256 });
+    const svc = new ProfileService({ store: store.userProfiles, tx: store.txAsync, budgetTokens: 256 });
     const o = { tenantId: 't', userId: 'u' };
-    assert.equal(svc.seedTimezone(o, 'Nowhere/Land'), false);
-    assert.equal(svc.seedTimezone(o, 'europe/rome'), true);
-    assert.equal(svc.seedTimezone(o, 'Asia/Tokyo'), false, 'once');
-    assert.equal(svc.get(o).timezone, 'Europe/Rome');
-    assert.equal(svc.get(o).updated_at, null);
-    assert.match(svc.contextPart('t', 'u')!.text, /Time zone: Europe\/Rome/);
-    assert.equal(svc.contextPart('t', 'nobody'), null);
+    assert.equal(await svc.seedTimezone(o, 'Nowhere/Land'), false);
+    assert.equal(await svc.seedTimezone(o, 'europe/rome'), true);
+    assert.equal(await svc.seedTimezone(o, 'Asia/Tokyo'), false, 'once');
+    assert.equal((await svc.get(o)).timezone, 'Europe/Rome');
+    assert.equal((await svc.get(o)).updated_at, null);
+    assert.match((await svc.contextPart('t', 'u'))!.text, /Time zone: Europe\/Rome/);
+    assert.equal(await svc.contextPart('t', 'nobody'), null);
 
-    assert.equal(svc.propose(o, [{ field: 'timezone', op: 'set', value: 'Europe/Rome' }], { sessionId: 's', turnId: null }), null, 'no change: no draft');
-    const d1 = svc.propose(o, [pref('Likes tea')], { sessionId: 's1', turnId: 't1' })!;
-    const d2 = svc.propose(o, [pref('Likes jazz')], { sessionId: 's2', turnId: 't2' })!;
+    assert.equal(await svc.propose(o, [{ field: 'timezone', op: 'set', value: 'Europe/Rome' }], { sessionId: 's', turnId: null }), null, 'no change: no draft');
+    const d1 = (await svc.propose(o, [pref('Likes tea')], { sessionId: 's1', turnId: 't1' }))!;
+    const d2 = (await svc.propose(o, [pref('Likes jazz')], { sessionId: 's2', turnId: 't2' }))!;
     assert.notEqual(d1.id, d2.id);
     assert.deepEqual(d2.changes, [pref('Likes tea'), pref('Likes jazz')], 'merged into the pending draft');
-    assert.throws(() => svc.dismiss(o, d1.id), { code: 'profile_draft_changed' });
-    svc.dismiss(o, d2.id);
-    assert.equal(svc.draft(o), null);
-    assert.equal(svc.propose(o, [pref('likes TEA')], { sessionId: null, turnId: null }), null, 'dismissed');
-    const d3 = svc.propose(o, [pref('Likes jazz'), { field: 'display_name', op: 'set', value: 'Uma' }], { sessionId: null, turnId: null })!;
+    await assert.rejects(() => svc.dismiss(o, d1.id), { code: 'profile_draft_changed' });
+    await svc.dismiss(o, d2.id);
+    assert.equal(await svc.draft(o), null);
+    assert.equal(await svc.propose(o, [pref('likes TEA')], { sessionId: null, turnId: null }), null, 'dismissed');
+    const d3 = (await svc.propose(o, [pref('Likes jazz'), { field: 'display_name', op: 'set', value: 'Uma' }], { sessionId: null, turnId: null }))!;
     assert.deepEqual(d3.changes, [{ field: 'display_name', op: 'set', value: 'Uma' }]);
-    const after = svc.accept(o);
+    const after = await svc.accept(o);
     assert.equal(after.display_name, 'Uma');
     assert.equal(after.timezone, 'Europe/Rome');
     assert.ok(after.updated_at);
-    assert.throws(() => svc.accept(o), { code: 'profile_draft_not_found' });
-    assert.throws(() => svc.put(o, { timezone: 'bad/zone' }), { code: 'invalid_request' });
-    svc.put(o, { timezone: null });
-    assert.equal(svc.seedTimezone(o, 'Asia/Tokyo'), false, 'cleared by the user: not seeded again');
-    const other = svc.get({ tenantId: 't2', userId: 'u' });
+    await assert.rejects(() => svc.accept(o), { code: 'profile_draft_not_found' });
+    await assert.rejects(() => svc.put(o, { timezone: 'bad/zone' }), { code: 'invalid_request' });
+    await svc.put(o, { timezone: null });
+    assert.equal(await svc.seedTimezone(o, 'Asia/Tokyo'), false, 'cleared by the user: not seeded again');
+    const other = await svc.get({ tenantId: 't2', userId: 'u' });
     assert.equal(other.display_name, null, 'tenants apart');
   } finally {
     store.close();

@@ -62,7 +62,7 @@ test('the vault: put, list, resolve user first then tenant, delete; a moved ciph
     assert.equal(await vault.resolve('t', 'u1', 'MISSING'), null);
     assert.equal(await vault.resolve('t', 'u1', '../etc'), null, 'not a name');
     assert.equal(opens, 1, 'the keyring is opened once');
-    assert.deepEqual(vault.list({ tenantId: 't', userId: 'u1' }).map((s) => [s.name, s.description]), [['API', 'mine']]);
+    assert.deepEqual((await vault.list({ tenantId: 't', userId: 'u1' })).map((s) => [s.name, s.description]), [['API', 'mine']]);
 
     // Copy u1's ciphertext into u2's row: the AAD no longer matches, so it does not open.
     const row = store.secrets.get('t', 'u1', 'API')!;
@@ -71,9 +71,9 @@ test('the vault: put, list, resolve user first then tenant, delete; a moved ciph
     await assert.rejects(vault.resolve('t', 'u2', 'API'), { code: 'secret_store_unavailable' });
     assert.ok(warnings.some((w) => w.includes('does not open')));
 
-    vault.delete({ tenantId: 't', userId: 'u1' }, 'API');
-    assert.throws(() => vault.delete({ tenantId: 't', userId: 'u1' }, 'API'), { code: 'secret_not_found' });
-    assert.throws(() => vault.delete({ tenantId: 't', userId: 'u1' }, 'bad name'), { code: 'invalid_request' });
+    await vault.delete({ tenantId: 't', userId: 'u1' }, 'API');
+    await assert.rejects(() => vault.delete({ tenantId: 't', userId: 'u1' }, 'API'), { code: 'secret_not_found' });
+    await assert.rejects(() => vault.delete({ tenantId: 't', userId: 'u1' }, 'bad name'), { code: 'invalid_request' });
     await assert.rejects(vault.put({ tenantId: 't', userId: 'u1' }, 'BIG', { value: 'x'.repeat(16 * 1024 + 1) }), { code: 'payload_too_large' });
   } finally {
     store.close();

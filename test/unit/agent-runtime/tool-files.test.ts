@@ -149,7 +149,7 @@ const who = (turnId: string | null = 'turn-1'): TurnIdentity => ({ tenantId: 'ac
 async function run(e: ChatEngine, messages: ChatMessageInput[], w = who()) {
   const events: Array<{ name: StreamEventName; data: unknown }> = [];
   const sink = <K extends StreamEventName>(name: K, data: StreamEventMap[K]): void => { events.push({ name, data }); };
-  const prepared = await e.attach(e.prepare({ messages }, w));
+  const prepared = await e.attach(await e.prepare({ messages }, w));
   const o = await e.run(prepared, sink, new AbortController().signal);
   return { o, events, names: events.map((x) => x.name) };
 }

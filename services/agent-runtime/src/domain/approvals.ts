@@ -50,21 +50,23 @@ export class ApprovalCenter {
 
   constructor(private readonly store: ApprovalStore, private readonly now: () => Date = () => new Date(), private readonly signal: ApprovalSignal | null = null) {
     // A decision made on another runtime: the row is in the shared store; wake the local waiters.
-    signal?.onDecided((id, tenantId) => this.notify(id, tenantId));
+    signal?.onDecided((id, tenantId) => { this.notify(id, tenantId).catch(() => undefined); });
   }
 
   /** File pending approvals that expire after `timeoutMs`. */
-  file(reqs: readonly ApprovalRequest[], timeoutMs: number): ApprovalView[] {
+  async file(reqs: readonly ApprovalRequest[], timeoutMs: number): Promise<ApprovalView[]> {
     const at = this.now();
-    return reqs.map((q) => {
+    const out: ApprovalView[] = [];
+    for (const q of reqs) {
       const row: ApprovalRow = {
         id: nextId(), tenant_id: q.tenantId, user_id: q.userId, session_id: q.sessionId, agent_id: q.agentId, turn_id: q.turnId, tool: q.tool,
         call_id: q.callId, arguments: JSON.stringify(q.arguments ?? null), status: 'pending', reason: null, created_at: at.toISOString(),
         expires_at: new Date(at.getTime() + timeoutMs).toISOString(), decided_at: null, decided_by: null,
       };
-      this.store.insert(row);
-      return approvalView(row);
-    });
+      await this.store.insert(row);
+      out.push(approvalView(row));
+    }
+    return out;
   }
 
   /**
@@ -74,9 +76,17 @@ export class ApprovalCenter {
    */
   async wait(tenantId: string, ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<Map<string, ApprovalView>> {
     const out = new Map<string, ApprovalView>();
-    await Promise.all(ids.map((id) => new Promise<void>((resolve) => {
-      const current = this.store.get(id, tenantId);
-      if (current && current.status !== 'pending') { out.set(id, approvalView(current)); resolve(); return; }
+    await Promise.all(ids.map(async (id) => {
+      const current = await this.store.get(id, tenantId);
+      if (current && current.status !== 'pending') { out.set(id, approvalView(current)); return; }
+      await this.park(id, tenantId, timeoutMs, out, signal);
+    }));
+    return out;
+  }
+
+  /** Park one wait until approval `id` is decided (or expires, or `signal` aborts); its final view goes into `out`. */
+  private park(id: string, tenantId: string, timeoutMs: number, out: Map<string, ApprovalView>, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
       let timer: NodeJS.Timeout | null = null;
       const finish = (v: ApprovalView): void => {
         if (timer) clearTimeout(timer);
@@ -85,8 +95,7 @@ export class ApprovalCenter {
         resolve();
       };
       const settleAs = (status: ApprovalOutcome, reason: string): void => {
-        this.store.decide(id, tenantId, status, reason, this.now().toISOString(), null);
-        this.notify(id, tenantId);
+        this.settle(id, tenantId, status, reason).catch(() => undefined);
       };
       const onAbort = (): void => settleAs('cancelled', 'the run ended before a decision');
       const entry = this.waiters.get(id) ?? { tenantId, list: [] };
@@ -95,12 +104,25 @@ export class ApprovalCenter {
       timer = setTimeout(() => settleAs('expired', 'no decision in time'), timeoutMs);
       timer.unref();
       if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
-    })));
-    return out;
+      // A decision that landed while the row was read (another request, another runtime) wakes it now.
+      this.notifyDecided(id, tenantId).catch(() => undefined);
+    });
   }
 
-  private notify(id: string, tenantId: string): void {
-    const row = this.store.get(id, tenantId);
+  /** Decide as the runtime (expiry, cancel) and wake the waiters. */
+  private async settle(id: string, tenantId: string, status: ApprovalOutcome, reason: string): Promise<void> {
+    await this.store.decide(id, tenantId, status, reason, this.now().toISOString(), null);
+    await this.notify(id, tenantId);
+  }
+
+  /** Wake the waiters of `id` when it is no longer pending. */
+  private async notifyDecided(id: string, tenantId: string): Promise<void> {
+    const row = await this.store.get(id, tenantId);
+    if (row && row.status !== 'pending') await this.notify(id, tenantId);
+  }
+
+  private async notify(id: string, tenantId: string): Promise<void> {
+    const row = await this.store.get(id, tenantId);
     const entry = this.waiters.get(id);
     if (!row || !entry) return;
     this.waiters.delete(id);
@@ -109,10 +131,10 @@ export class ApprovalCenter {
   }
 
   /** Cancel every parked wait (shutdown), so parked runs finish and their streams end. */
-  cancelAll(reason: string): void {
+  async cancelAll(reason: string): Promise<void> {
     for (const [id, entry] of [...this.waiters]) {
-      this.store.decide(id, entry.tenantId, 'cancelled', reason, this.now().toISOString(), null);
-      this.notify(id, entry.tenantId);
+      await this.store.decide(id, entry.tenantId, 'cancelled', reason, this.now().toISOString(), null);
+      await this.notify(id, entry.tenantId);
     }
   }
 
@@ -120,20 +142,20 @@ export class ApprovalCenter {
    * The owner decides a pending approval.
    * @throws DomainError `approval_not_found` (absent or not the caller's), `approval_decided`.
    */
-  decide(id: string, tenantId: string, userId: string, decision: 'approved' | 'rejected', reason: string | null): ApprovalView {
-    const row = this.store.get(id, tenantId);
+  async decide(id: string, tenantId: string, userId: string, decision: 'approved' | 'rejected', reason: string | null): Promise<ApprovalView> {
+    const row = await this.store.get(id, tenantId);
     if (!row || row.user_id !== userId) throw runtimeError('approval_not_found', `no approval ${id}`);
-    if (!this.store.decide(id, tenantId, decision, reason, this.now().toISOString(), userId)) {
-      throw runtimeError('approval_decided', `approval ${id} is already ${this.store.get(id, tenantId)?.status ?? 'decided'}`);
+    if (!await this.store.decide(id, tenantId, decision, reason, this.now().toISOString(), userId)) {
+      throw runtimeError('approval_decided', `approval ${id} is already ${(await this.store.get(id, tenantId))?.status ?? 'decided'}`);
     }
-    this.notify(id, tenantId);
+    await this.notify(id, tenantId);
     this.signal?.decided(id, tenantId);
-    return approvalView(this.store.get(id, tenantId)!);
+    return approvalView((await this.store.get(id, tenantId))!);
   }
 
   /** Approvals newest first; `userId` null = whole tenant (admin). */
-  list(tenantId: string, userId: string | null, status: string | null, limit = 100): ApprovalView[] {
-    return this.store.list(tenantId, userId, status, limit).map(approvalView);
+  async list(tenantId: string, userId: string | null, status: string | null, limit = 100): Promise<ApprovalView[]> {
+    return (await this.store.list(tenantId, userId, status, limit)).map(approvalView);
   }
 
   /** Whether a run is waiting on an approval. */

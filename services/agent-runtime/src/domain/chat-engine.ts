@@ -48,7 +48,7 @@ export class ChatEngine {
    * Nothing is written yet.
    * @throws DomainError `invalid_request` (last message not the user's, empty text), `session_not_found`.
    */
-  prepare(req: ChatRequest, who: TurnIdentity): PreparedTurn {
+  prepare(req: ChatRequest, who: TurnIdentity): Promise<PreparedTurn> {
     return prepareTurn(this.d, req, who);
   }
 
@@ -69,8 +69,8 @@ export class ChatEngine {
    */
   async run(p: PreparedTurn, sink: EventSink, signal: AbortSignal): Promise<TurnOutcome> {
     const o = await this.steps(p, sink, signal);
-    if (p.conversation) this.d.conversations?.record(p, o);
-    this.d.contextRecords?.record(p, o);
+    if (p.conversation) await this.d.conversations?.record(p, o);
+    await this.d.contextRecords?.record(p, o);
     this.listener?.afterTurn(p, o);
     return o;
   }
@@ -96,20 +96,20 @@ export class ChatEngine {
     const turn = beginTurn(p, sink, signal);
     if (p.isNew) sink('session_created', { session_id: p.session.id });
     if (p.conversation?.created) {
-      d.conversations?.open(p);
+      await d.conversations?.open(p);
       sink('conversation_created', { conversation_id: p.conversation.id });
     }
 
     const guarded = await guardInput(d, turn);
     if (guarded.excluded === null) await copyAttachments(d, turn, guarded.input);
-    const history = persistInput(d, turn, guarded);
+    const history = await persistInput(d, turn, guarded);
     if (guarded.unreachable && d.settings.guardrailFailMode === 'closed') {
       return failTurn(d, turn, 'guardrail_unavailable', 'the input guardrail is unavailable and the runtime fails closed');
     }
     if (guarded.excluded !== null) return this.blocked(turn, guarded.excluded);
 
     const context = wantsContext(d, guarded.userText) ? await prefetchContext(d, turn, guarded.userText) : null;
-    const prompt = buildPrompt(d, turn, history, guarded.input, context);
+    const prompt = await buildPrompt(d, turn, history, guarded.input, context);
 
     const loop = await modelAndToolLoop(d, turn, prompt);
     if ('outcome' in loop) return loop.outcome;
@@ -124,7 +124,7 @@ export class ChatEngine {
     const receipt = await settleReceipt(d, turn);
     turn.trace.timings.total_ms = round(performance.now() - turn.t0);
     const assistantId = nextId();
-    persistOutput(d, turn, [...loop.persist, assistantRow(turn, assistantId, content, JSON.stringify(turn.trace), receipt)]);
+    await persistOutput(d, turn, [...loop.persist, assistantRow(turn, assistantId, content, JSON.stringify(turn.trace), receipt)]);
     deliverAnswer(turn, assistantId, receipt, prompt.role);
     return endTurn(turn, 'completed', content, { assistantMessageId: assistantId, receipt });
   }
@@ -135,7 +135,7 @@ export class ChatEngine {
     const assistantId = nextId();
     const receipt = await settleReceipt(this.d, turn);
     turn.trace.timings.total_ms = round(performance.now() - turn.t0);
-    persistOutput(this.d, turn, [assistantRow(turn, assistantId, BLOCKED_NOTICE, JSON.stringify({ ...turn.trace, excluded: true }), receipt)]);
+    await persistOutput(this.d, turn, [assistantRow(turn, assistantId, BLOCKED_NOTICE, JSON.stringify({ ...turn.trace, excluded: true }), receipt)]);
     deliverBlocked(turn, assistantId, receipt);
     return endTurn(turn, 'blocked', BLOCKED_NOTICE, { assistantMessageId: assistantId, receipt });
   }

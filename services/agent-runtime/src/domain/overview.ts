@@ -44,9 +44,9 @@ export interface OverviewDeps {
   peers: OverviewPeers;
   integrations: IntegrationRegistry;
   sessions: Pick<SessionStore, 'list'>;
-  approvals: { list(tenantId: string, userId: string | null, status: string | null, limit?: number): ApprovalView[] };
+  approvals: { list(tenantId: string, userId: string | null, status: string | null, limit?: number): Promise<ApprovalView[]> };
   /** The caller's newest turns (context records). */
-  recentTurns(tenantId: string, userId: string, limit: number): ContextRecordSummary[];
+  recentTurns(tenantId: string, userId: string, limit: number): Promise<ContextRecordSummary[]>;
   defaultAgentId: string;
   now?: () => Date;
 }
@@ -92,8 +92,9 @@ export class OverviewService {
     const [routes, docs, integrations] = await Promise.all([
       this.d.peers.routes(who.headers), this.d.peers.documents(who.headers, OVERVIEW_RECENT), this.d.integrations.status(who),
     ]);
-    const waiting = this.d.approvals.list(who.tenantId, who.userId, 'pending', APPROVALS_COUNTED);
-    const sessions = this.d.sessions.list({ tenantId: who.tenantId, userId: who.userId, limit: OVERVIEW_RECENT });
+    const waiting = await this.d.approvals.list(who.tenantId, who.userId, 'pending', APPROVALS_COUNTED);
+    const sessions = await this.d.sessions.list({ tenantId: who.tenantId, userId: who.userId, limit: OVERVIEW_RECENT });
+    const turns = await this.d.recentTurns(who.tenantId, who.userId, OVERVIEW_RECENT);
     return {
       generated_at: now.toISOString(),
       inference_router: routes.ok ? { state: 'ready', detail: null } : { state: 'unavailable', detail: routes.error },
@@ -107,7 +108,7 @@ export class OverviewService {
       },
       recent_activity: {
         sessions: sessions.map((s) => ({ id: s.id, title: s.title, message_count: s.message_count, updated_at: s.updated_at })),
-        turns: this.d.recentTurns(who.tenantId, who.userId, OVERVIEW_RECENT).map((t) => ({
+        turns: turns.map((t) => ({
           turn_id: t.turn_id, session_id: t.session_id, status: t.status, total_tokens: t.total_tokens, created_at: t.created_at,
         })),
         documents: docs.ok ? (docs.body.items ?? []).slice(0, OVERVIEW_RECENT).flatMap((x) => {

@@ -5,6 +5,7 @@
  */
 import type { PolicyPut, SourcedRule, ToolList, ToolPolicy, ToolPolicyRule } from '../contracts.js';
 import { runtimeError } from './errors.js';
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { PolicyStore } from './ports.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { resolvePolicy, type ToolGate } from './tool-policy.js';
@@ -18,7 +19,7 @@ export interface PolicyDeps {
   /** Agent of `GET /v1/tools` when the query names none (settings `defaultAgentId`). */
   defaultAgentId: string;
   /** The tools a caller's permission profiles allow (issue 13 item 8); absent or null = every tool. */
-  toolGate?(tenantId: string, who: { roles?: readonly string[]; groups?: readonly string[] }): ToolGate | null;
+  toolGate?(tenantId: string, who: { roles?: readonly string[]; groups?: readonly string[] }): Awaitable<ToolGate | null>;
 }
 
 /** The admin view of a tenant's policies: rules in force and every tool's own default. */
@@ -36,10 +37,10 @@ export class ToolPolicies {
   }
 
   /** Rules in force for a tenant: base rules, then stored admin rules. */
-  rules(tenantId: string): SourcedRule[] {
+  async rules(tenantId: string): Promise<SourcedRule[]> {
     return [
       ...this.base,
-      ...this.d.store.list(tenantId).map((r): SourcedRule => ({
+      ...(await this.d.store.list(tenantId)).map((r): SourcedRule => ({
         tool: r.tool, policy: r.policy as ToolPolicy, tenant_id: r.tenant_id, ...(r.agent_id ? { agent_id: r.agent_id } : {}), origin: 'admin',
       })),
     ];
@@ -49,10 +50,10 @@ export class ToolPolicies {
    * Every registered tool with its effective policy for `agentId` (default agent when absent) in the
    * tenant; with `who`, only the tools its permission profiles allow.
    */
-  visibleTools(tenantId: string, agentId: string | undefined, who?: { roles?: readonly string[]; groups?: readonly string[] }): ToolList {
+  async visibleTools(tenantId: string, agentId: string | undefined, who?: { roles?: readonly string[]; groups?: readonly string[] }): Promise<ToolList> {
     const agent = agentId ?? this.d.defaultAgentId;
-    const rules = this.rules(tenantId);
-    const gate = who ? this.d.toolGate?.(tenantId, who) ?? null : null;
+    const rules = await this.rules(tenantId);
+    const gate = who ? (await this.d.toolGate?.(tenantId, who)) ?? null : null;
     return {
       items: this.d.tools.list().filter((t) => !gate || gate(t.definition.function.name)).map((t) => ({
         name: t.definition.function.name, description: t.definition.function.description, source: t.source,
@@ -62,21 +63,21 @@ export class ToolPolicies {
   }
 
   /** The admin view of a tenant's policies. */
-  view(tenantId: string): PolicyView {
+  async view(tenantId: string): Promise<PolicyView> {
     return {
-      items: this.rules(tenantId),
+      items: await this.rules(tenantId),
       tools: this.d.tools.list().map((t) => ({ name: t.definition.function.name, source: t.source, default_policy: t.policy ?? 'auto' })),
     };
   }
 
   /** Store (or replace) the rule of `tool` for the tenant and optionally one agent. @returns the rule. */
-  set(tenantId: string, tool: string, rule: PolicyPut, by: string | null): SourcedRule {
-    this.d.store.upsert(tenantId, rule.agent_id ?? '', tool, rule.policy, new Date().toISOString(), by);
+  async set(tenantId: string, tool: string, rule: PolicyPut, by: string | null): Promise<SourcedRule> {
+    await this.d.store.upsert(tenantId, rule.agent_id ?? '', tool, rule.policy, new Date().toISOString(), by);
     return { tool, policy: rule.policy, tenant_id: tenantId, ...(rule.agent_id ? { agent_id: rule.agent_id } : {}), origin: 'admin' };
   }
 
   /** Remove a stored rule. @throws DomainError `not_found` when there is none. */
-  remove(tenantId: string, tool: string, agentId: string | undefined): void {
-    if (!this.d.store.delete(tenantId, agentId ?? '', tool)) throw runtimeError('not_found', 'no such policy rule');
+  async remove(tenantId: string, tool: string, agentId: string | undefined): Promise<void> {
+    if (!await this.d.store.delete(tenantId, agentId ?? '', tool)) throw runtimeError('not_found', 'no such policy rule');
   }
 }

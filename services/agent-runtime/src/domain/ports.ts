@@ -4,6 +4,7 @@
  * the same shapes: rows are plain values, no statement or database type leaks through) and the
  * peers it calls (`clients/` implements them over HTTP).
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { TurnPayloadType } from '../../../shared/events/turn-events.js';
 import type { ReceiptRef, ToolDefinition } from '../contracts.js';
 
@@ -47,55 +48,55 @@ export interface SessionFilter {
 /** Sessions and their messages. Every read is scoped by (tenant, user) by the caller. */
 export interface SessionStore {
   /** Insert a session and (optionally) its first messages atomically. */
-  create(row: SessionRow, messages?: NewMessage[]): void;
+  create(row: SessionRow, messages?: NewMessage[]): Awaitable<void>;
   /** The session if it belongs to (tenant, user). */
-  get(id: string, tenantId: string, userId: string): SessionRow | undefined;
+  get(id: string, tenantId: string, userId: string): Awaitable<SessionRow | undefined>;
   /** Write back title, folder and agent of a session. @returns whether a row changed. */
-  update(row: SessionRow): boolean;
+  update(row: SessionRow): Awaitable<boolean>;
   /** Set a generated title unless the user (or a generated title) already set one. */
-  setGeneratedTitle(id: string, title: string, source: 'fallback' | 'generated'): boolean;
+  setGeneratedTitle(id: string, title: string, source: 'fallback' | 'generated'): Awaitable<boolean>;
   /** Delete a session and its messages. @returns whether it existed. */
-  delete(id: string, tenantId: string, userId: string): boolean;
+  delete(id: string, tenantId: string, userId: string): Awaitable<boolean>;
   /** Sessions most recently updated first; `q` matches titles and message text; `folderId` null = in no folder. */
-  list(filter: SessionFilter): SessionRow[];
+  list(filter: SessionFilter): Awaitable<SessionRow[]>;
   /** Append messages at the end of a session, in order, and touch it. */
-  appendMessages(sessionId: string, messages: NewMessage[], now: string): void;
+  appendMessages(sessionId: string, messages: NewMessage[], now: string): Awaitable<void>;
   /** Every message of a session in order. */
-  messages(sessionId: string): MessageRow[];
+  messages(sessionId: string): Awaitable<MessageRow[]>;
 }
 
 /** Folders of a (tenant, user). */
 export interface FolderStore {
-  create(id: string, tenantId: string, userId: string, name: string, now: string): void;
+  create(id: string, tenantId: string, userId: string, name: string, now: string): Awaitable<void>;
   /** A folder with its session count. */
-  get(id: string, tenantId: string, userId: string): FolderRow | undefined;
+  get(id: string, tenantId: string, userId: string): Awaitable<FolderRow | undefined>;
   /** Folders by name. */
-  list(tenantId: string, userId: string): FolderRow[];
+  list(tenantId: string, userId: string): Awaitable<FolderRow[]>;
   /** @returns whether it existed. */
-  rename(id: string, tenantId: string, userId: string, name: string, now: string): boolean;
+  rename(id: string, tenantId: string, userId: string, name: string, now: string): Awaitable<boolean>;
   /** Delete a folder; its sessions fall back to no folder. @returns whether it existed. */
-  delete(id: string, tenantId: string, userId: string): boolean;
+  delete(id: string, tenantId: string, userId: string): Awaitable<boolean>;
 }
 
 /** Approval requests. */
 export interface ApprovalStore {
-  insert(row: ApprovalRow): void;
-  get(id: string, tenantId: string): ApprovalRow | undefined;
+  insert(row: ApprovalRow): Awaitable<void>;
+  get(id: string, tenantId: string): Awaitable<ApprovalRow | undefined>;
   /** Move a pending approval to a decided status. @returns false when it was not pending. */
-  decide(id: string, tenantId: string, status: string, reason: string | null, at: string, by: string | null): boolean;
+  decide(id: string, tenantId: string, status: string, reason: string | null, at: string, by: string | null): Awaitable<boolean>;
   /** Newest first; `userId` null = the whole tenant, `status` null = any. */
-  list(tenantId: string, userId: string | null, status: string | null, limit: number): ApprovalRow[];
+  list(tenantId: string, userId: string | null, status: string | null, limit: number): Awaitable<ApprovalRow[]>;
   /** Cancel every pending approval (runs parked before a restart are gone). @returns how many. */
-  cancelPending(at: string): number;
+  cancelPending(at: string): Awaitable<number>;
 }
 
 /** Admin tool policy rules. */
 export interface PolicyStore {
-  list(tenantId: string): PolicyRow[];
+  list(tenantId: string): Awaitable<PolicyRow[]>;
   /** Insert or replace the rule of (tenant, agent, tool). */
-  upsert(tenantId: string, agentId: string, tool: string, policy: string, at: string, by: string | null): void;
+  upsert(tenantId: string, agentId: string, tool: string, policy: string, at: string, by: string | null): Awaitable<void>;
   /** @returns whether it existed. */
-  delete(tenantId: string, agentId: string, tool: string): boolean;
+  delete(tenantId: string, agentId: string, tool: string): Awaitable<boolean>;
 }
 
 // ---- Peers ----------------------------------------------------------------------------------------

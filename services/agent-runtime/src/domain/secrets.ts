@@ -9,6 +9,7 @@
  * does not open. The keyring is opened on first use, so a runtime that never stores a secret never
  * touches the keychain. Values never go to logs, audit or error messages; names may.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { SECRET_NAME_PATTERN, SECRET_VALUE_MAX_BYTES, type SecretKeyStoreKind, type SecretPut, type SecretView } from '../contracts.js';
 import { invalidField, runtimeError } from './errors.js';
@@ -35,13 +36,13 @@ export interface SecretRow {
 
 /** Secret rows (store/secrets.ts). */
 export interface SecretStore {
-  get(tenantId: string, userId: string, name: string): SecretRow | undefined;
+  get(tenantId: string, userId: string, name: string): Awaitable<SecretRow | undefined>;
   /** By name. */
-  list(tenantId: string, userId: string): SecretRow[];
+  list(tenantId: string, userId: string): Awaitable<SecretRow[]>;
   /** Insert or replace. */
-  put(row: SecretRow): void;
+  put(row: SecretRow): Awaitable<void>;
   /** @returns whether it existed. */
-  delete(tenantId: string, userId: string, name: string): boolean;
+  delete(tenantId: string, userId: string, name: string): Awaitable<boolean>;
 }
 
 /** The data keys (store/secret-key.ts): the one new values are sealed with, and older ones by id. */
@@ -122,28 +123,28 @@ export class SecretVault {
     const ring = await this.ring();
     const sealed = seal(ring.primary.key, secretAad(scope.tenantId, scope.userId, name), body.value);
     const at = this.now().toISOString();
-    const old = this.d.store.get(scope.tenantId, userKey(scope), name);
+    const old = await this.d.store.get(scope.tenantId, userKey(scope), name);
     const row: SecretRow = {
       tenant_id: scope.tenantId, user_id: userKey(scope), name,
       description: body.description === undefined ? old?.description ?? null : body.description?.trim() || null,
       key_id: ring.primary.id, ...sealed, created_at: old?.created_at ?? at, updated_at: at,
     };
-    this.d.store.put(row);
+    await this.d.store.put(row);
     return { secret: view(row), created: !old };
   }
 
   /** The scope's secrets by name, without values. */
-  list(scope: SecretScope): SecretView[] {
-    return this.d.store.list(scope.tenantId, userKey(scope)).map(view);
+  async list(scope: SecretScope): Promise<SecretView[]> {
+    return (await this.d.store.list(scope.tenantId, userKey(scope))).map(view);
   }
 
   /**
    * Delete a secret.
    * @throws DomainError `invalid_request` (name), `secret_not_found`.
    */
-  delete(scope: SecretScope, name: string): void {
+  async delete(scope: SecretScope, name: string): Promise<void> {
     checkSecretName(name);
-    if (!this.d.store.delete(scope.tenantId, userKey(scope), name)) throw runtimeError('secret_not_found', `no secret named ${name}`);
+    if (!await this.d.store.delete(scope.tenantId, userKey(scope), name)) throw runtimeError('secret_not_found', `no secret named ${name}`);
   }
 
   /**
@@ -154,7 +155,7 @@ export class SecretVault {
    */
   async resolve(tenantId: string, userId: string | null, name: string): Promise<string | null> {
     if (!NAME.test(name)) return null;
-    const row = (userId !== null ? this.d.store.get(tenantId, userId, name) : undefined) ?? this.d.store.get(tenantId, '', name);
+    const row = (userId !== null ? await this.d.store.get(tenantId, userId, name) : undefined) ?? await this.d.store.get(tenantId, '', name);
     if (!row) return null;
     const ring = await this.ring();
     const key = ring.key(row.key_id);

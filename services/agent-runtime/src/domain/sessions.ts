@@ -90,28 +90,28 @@ export class SessionService {
     this.folders = d.folders;
   }
 
-  private session(id: string, o: Owner): SessionRow {
-    const s = this.sessions.get(id, o.tenantId, o.userId);
+  private async session(id: string, o: Owner): Promise<SessionRow> {
+    const s = await this.sessions.get(id, o.tenantId, o.userId);
     if (!s) throw runtimeError('session_not_found', `no session ${id}`);
     return s;
   }
 
-  private folder(id: string, o: Owner): FolderRow {
-    const f = this.folders.get(id, o.tenantId, o.userId);
+  private async folder(id: string, o: Owner): Promise<FolderRow> {
+    const f = await this.folders.get(id, o.tenantId, o.userId);
     if (!f) throw runtimeError('folder_not_found', `no folder ${id}`);
     return f;
   }
 
   /** Create an empty session. @throws DomainError `folder_not_found`. */
-  create(o: Owner, body: SessionCreate): SessionView {
-    if (body.folder_id) this.folder(body.folder_id, o);
+  async create(o: Owner, body: SessionCreate): Promise<SessionView> {
+    if (body.folder_id) await this.folder(body.folder_id, o);
     const now = new Date().toISOString();
     const row: SessionRow = {
       id: nextId(), tenant_id: o.tenantId, user_id: o.userId, agent_id: body.agent_id ?? this.d.defaultAgentId, title: body.title ?? null,
       title_source: body.title ? 'user' : 'none', folder_id: body.folder_id ?? null, branched_from_session: null, branched_from_message: null,
       message_count: 0, created_at: now, updated_at: now,
     };
-    this.sessions.create(row);
+    await this.sessions.create(row);
     return sessionView(row);
   }
 
@@ -120,9 +120,9 @@ export class SessionService {
    * @param q.q case-insensitive search in titles and message text; `folder_id` `none` = in no folder.
    * @throws DomainError `invalid_request` on a malformed cursor.
    */
-  list(o: Owner, q: SessionQuery): SessionPage {
+  async list(o: Owner, q: SessionQuery): Promise<SessionPage> {
     const limit = q.limit ?? 50;
-    const rows = this.sessions.list({
+    const rows = await this.sessions.list({
       tenantId: o.tenantId, userId: o.userId, limit: limit + 1,
       ...(q.q ? { q: q.q } : {}),
       ...(q.folder_id !== undefined ? { folderId: q.folder_id === 'none' ? null : q.folder_id } : {}),
@@ -135,15 +135,15 @@ export class SessionService {
   }
 
   /** A session with its messages. @throws DomainError `session_not_found`. */
-  get(id: string, o: Owner): SessionDetail {
-    const s = this.session(id, o);
-    return { ...sessionView(s), messages: this.sessions.messages(s.id).map(messageView) };
+  async get(id: string, o: Owner): Promise<SessionDetail> {
+    const s = await this.session(id, o);
+    return { ...sessionView(s), messages: (await this.sessions.messages(s.id)).map(messageView) };
   }
 
   /** Rename, move to a folder (null = none) or change agent. @throws DomainError `session_not_found` / `folder_not_found`. */
-  update(id: string, o: Owner, patch: SessionPatch): SessionView {
-    const s = this.session(id, o);
-    if (patch.folder_id) this.folder(patch.folder_id, o);
+  async update(id: string, o: Owner, patch: SessionPatch): Promise<SessionView> {
+    const s = await this.session(id, o);
+    if (patch.folder_id) await this.folder(patch.folder_id, o);
     const next: SessionRow = {
       ...s,
       ...(patch.title !== undefined ? { title: patch.title, title_source: 'user' } : {}),
@@ -151,22 +151,22 @@ export class SessionService {
       ...(patch.agent_id !== undefined ? { agent_id: patch.agent_id } : {}),
       updated_at: new Date().toISOString(),
     };
-    this.sessions.update(next);
+    await this.sessions.update(next);
     return sessionView(next);
   }
 
   /** Delete a session and its messages. @throws DomainError `session_not_found`. */
-  delete(id: string, o: Owner): void {
-    if (!this.sessions.delete(id, o.tenantId, o.userId)) throw runtimeError('session_not_found', `no session ${id}`);
+  async delete(id: string, o: Owner): Promise<void> {
+    if (!await this.sessions.delete(id, o.tenantId, o.userId)) throw runtimeError('session_not_found', `no session ${id}`);
   }
 
   /**
    * A new session holding copies of the messages up to and including `messageId` (spec: branching).
    * @throws DomainError `session_not_found` / `message_not_found`.
    */
-  branch(id: string, o: Owner, messageId: string, title?: string): SessionDetail {
-    const s = this.session(id, o);
-    const all = this.sessions.messages(s.id);
+  async branch(id: string, o: Owner, messageId: string, title?: string): Promise<SessionDetail> {
+    const s = await this.session(id, o);
+    const all = await this.sessions.messages(s.id);
     const cut = all.findIndex((m) => m.id === messageId);
     if (cut < 0) throw runtimeError('message_not_found', `no message ${messageId} in session ${id}`);
     let keep = all.slice(0, cut + 1);
@@ -178,7 +178,7 @@ export class SessionService {
       ...s, id: nextId(), title: title ?? (s.title ? `${s.title} (branch)`.slice(0, 200) : null), title_source: title ? 'user' : s.title_source,
       branched_from_session: s.id, branched_from_message: messageId, message_count: 0, created_at: now, updated_at: now,
     };
-    this.sessions.create(row, keep.map((m) => ({
+    await this.sessions.create(row, keep.map((m) => ({
       id: nextId(), role: m.role, content: m.content, parts: m.parts, tool_calls: m.tool_calls, tool_call_id: m.tool_call_id, name: m.name,
       turn_id: m.turn_id, trace: m.trace, receipt: m.receipt, created_at: m.created_at,
     })));
@@ -192,9 +192,9 @@ export class SessionService {
    * @throws DomainError `session_not_found`; InferenceError when the model call fails.
    */
   async generateTitle(id: string, o: Owner, headers: Record<string, string>, force = false): Promise<string | null> {
-    const s = this.session(id, o);
+    const s = await this.session(id, o);
     if (s.title_source === 'user' || (!force && s.title_source === 'generated')) return s.title;
-    const first = this.sessions.messages(s.id).find((m) => m.role === 'user');
+    const first = (await this.sessions.messages(s.id)).find((m) => m.role === 'user');
     if (!first) return s.title;
     const r = await this.d.model.stream({
       model: 'title', max_tokens: 24, temperature: 0.2,
@@ -205,9 +205,9 @@ export class SessionService {
     }, headers);
     const title = cleanTitle(r.content);
     if (!title) return s.title;
-    if (force) this.sessions.update({ ...s, title, title_source: 'generated', updated_at: s.updated_at });
-    else this.sessions.setGeneratedTitle(s.id, title, 'generated');
-    return this.sessions.get(s.id, o.tenantId, o.userId)?.title ?? title;
+    if (force) await this.sessions.update({ ...s, title, title_source: 'generated', updated_at: s.updated_at });
+    else await this.sessions.setGeneratedTitle(s.id, title, 'generated');
+    return (await this.sessions.get(s.id, o.tenantId, o.userId))?.title ?? title;
   }
 
   /**
@@ -221,35 +221,35 @@ export class SessionService {
   }
 
   /** Create a folder named `name` (trimmed). @throws DomainError `invalid_request` when the name is blank. */
-  createFolder(o: Owner, name: string): FolderView {
+  async createFolder(o: Owner, name: string): Promise<FolderView> {
     const clean = folderName(name);
     const now = new Date().toISOString();
     const id = nextId();
-    this.folders.create(id, o.tenantId, o.userId, clean, now);
-    return folderView(this.folder(id, o));
+    await this.folders.create(id, o.tenantId, o.userId, clean, now);
+    return folderView(await this.folder(id, o));
   }
 
   /** Folders of the caller. */
-  listFolders(o: Owner): { items: FolderView[] } {
-    return { items: this.folders.list(o.tenantId, o.userId).map(folderView) };
+  async listFolders(o: Owner): Promise<{ items: FolderView[] }> {
+    return { items: (await this.folders.list(o.tenantId, o.userId)).map(folderView) };
   }
 
   /** One folder with its sessions. @throws DomainError `folder_not_found`. */
-  getFolder(id: string, o: Owner): FolderDetail {
-    const f = this.folder(id, o);
-    const sessions = this.sessions.list({ tenantId: o.tenantId, userId: o.userId, folderId: id, limit: 500 }).map(sessionView);
+  async getFolder(id: string, o: Owner): Promise<FolderDetail> {
+    const f = await this.folder(id, o);
+    const sessions = (await this.sessions.list({ tenantId: o.tenantId, userId: o.userId, folderId: id, limit: 500 })).map(sessionView);
     return { ...folderView(f), sessions };
   }
 
   /** Rename a folder (name trimmed). @throws DomainError `invalid_request` (blank name), `folder_not_found`. */
-  renameFolder(id: string, o: Owner, name: string): FolderView {
+  async renameFolder(id: string, o: Owner, name: string): Promise<FolderView> {
     const clean = folderName(name);
-    if (!this.folders.rename(id, o.tenantId, o.userId, clean, new Date().toISOString())) throw runtimeError('folder_not_found', `no folder ${id}`);
-    return folderView(this.folder(id, o));
+    if (!await this.folders.rename(id, o.tenantId, o.userId, clean, new Date().toISOString())) throw runtimeError('folder_not_found', `no folder ${id}`);
+    return folderView(await this.folder(id, o));
   }
 
   /** Delete a folder; its sessions stay, in no folder. @throws DomainError `folder_not_found`. */
-  deleteFolder(id: string, o: Owner): void {
-    if (!this.folders.delete(id, o.tenantId, o.userId)) throw runtimeError('folder_not_found', `no folder ${id}`);
+  async deleteFolder(id: string, o: Owner): Promise<void> {
+    if (!await this.folders.delete(id, o.tenantId, o.userId)) throw runtimeError('folder_not_found', `no folder ${id}`);
   }
 }

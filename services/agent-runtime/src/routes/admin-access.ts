@@ -40,11 +40,11 @@ export const accessRoutes: FastifyPluginAsyncTypebox<AccessRoutesOptions> = asyn
   app.get('/v1/admin/roles/effective', { schema: { querystring: EffectiveQuerySchema, response: { 200: EffectiveAccessSchema } } },
     async (req) => profiles.effective(tenantOf(req), { roles: csv(req.query.roles), groups: csv(req.query.groups) }));
 
-  app.get('/v1/admin/roles/profiles', { schema: { response: { 200: ProfileListSchema } } }, async (req) => ({ items: profiles.list(tenantOf(req)) }));
+  app.get('/v1/admin/roles/profiles', { schema: { response: { 200: ProfileListSchema } } }, async (req) => ({ items: await profiles.list(tenantOf(req)) }));
 
   app.post('/v1/admin/roles/profiles', { schema: { body: ProfileInputSchema, response: { 201: PermissionProfileSchema } } }, async (req, reply) => {
     const p = requireRole(req, 'admin');
-    const created = profiles.create(p.tenant_id || tenantId, req.body, p.id);
+    const created = await profiles.create(p.tenant_id || tenantId, req.body, p.id);
     await sync?.push(p.tenant_id || tenantId);
     return reply.code(201).send(created);
   });
@@ -54,13 +54,13 @@ export const accessRoutes: FastifyPluginAsyncTypebox<AccessRoutesOptions> = asyn
 
   app.put('/v1/admin/roles/profiles/:id', { schema: { params: IdParams, body: ProfileInputSchema, response: { 200: PermissionProfileSchema } } }, async (req) => {
     const p = requireRole(req, 'admin');
-    const replaced = profiles.replace(p.tenant_id || tenantId, req.params.id, req.body, p.id);
+    const replaced = await profiles.replace(p.tenant_id || tenantId, req.params.id, req.body, p.id);
     await sync?.push(p.tenant_id || tenantId);
     return replaced;
   });
 
   app.delete('/v1/admin/roles/profiles/:id', { schema: { params: IdParams, response: { 204: NoContent } } }, async (req, reply) => {
-    profiles.remove(tenantOf(req), req.params.id);
+    await profiles.remove(tenantOf(req), req.params.id);
     await sync?.push(tenantOf(req));
     return reply.code(204).send(null);
   });

@@ -27,10 +27,10 @@ export function catalogCaller(req: FastifyRequest, tenantId: string): CatalogCal
 
 /** Register the agent routes. */
 export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async (app, { tenantId, agents }) => {
-  app.get('/v1/agents', { schema: { response: { 200: AgentListSchema } } }, async (req) => ({ items: agents.list(catalogCaller(req, tenantId)) }));
+  app.get('/v1/agents', { schema: { response: { 200: AgentListSchema } } }, async (req) => ({ items: await agents.list(catalogCaller(req, tenantId)) }));
 
   app.post('/v1/agents', { schema: { body: AgentCreateSchema, response: { 201: AgentViewSchema } } },
-    async (req, reply) => reply.code(201).send(agents.create(catalogCaller(req, tenantId), req.body)));
+    async (req, reply) => reply.code(201).send(await agents.create(catalogCaller(req, tenantId), req.body)));
 
   app.get('/v1/agents/:id', { schema: { params: IdParams, response: { 200: AgentViewSchema } } },
     async (req) => agents.get(catalogCaller(req, tenantId), req.params.id));
@@ -42,7 +42,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<AgentRoutesOptions> = async 
     async (req) => agents.patch(catalogCaller(req, tenantId), req.params.id, req.body));
 
   app.delete('/v1/agents/:id', { schema: { params: IdParams, response: { 204: NoContent } } }, async (req, reply) => {
-    agents.delete(catalogCaller(req, tenantId), req.params.id);
+    await agents.delete(catalogCaller(req, tenantId), req.params.id);
     return reply.code(204).send(null);
   });
 };

@@ -26,7 +26,7 @@ export const approvalRoutes: FastifyPluginAsyncTypebox<ApprovalRoutesOptions> = 
     schema: { querystring: ApprovalQuerySchema, response: { 200: ApprovalListSchema } },
   }, async (req) => {
     const o = ownerOf(req, tenantId);
-    return { items: approvals.list(o.tenantId, o.userId, req.query.status ?? null, req.query.limit ?? DEFAULT_LIMIT) };
+    return { items: await approvals.list(o.tenantId, o.userId, req.query.status ?? null, req.query.limit ?? DEFAULT_LIMIT) };
   });
 
   for (const [verb, status] of [['approve', 'approved'], ['reject', 'rejected']] as const) {
@@ -42,6 +42,6 @@ export const approvalRoutes: FastifyPluginAsyncTypebox<ApprovalRoutesOptions> = 
     schema: { querystring: ApprovalQuerySchema, response: { 200: ApprovalListSchema } },
   }, async (req) => {
     const p = requireRole(req, 'admin');
-    return { items: approvals.list(p.tenant_id || tenantId, null, req.query.status ?? null, req.query.limit ?? DEFAULT_LIMIT) };
+    return { items: await approvals.list(p.tenant_id || tenantId, null, req.query.status ?? null, req.query.limit ?? DEFAULT_LIMIT) };
   });
 };

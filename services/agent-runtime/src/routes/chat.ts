@@ -49,7 +49,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
   app.post('/v1/chat', {
     bodyLimit: CHAT_BODY_LIMIT, schema: { body: ChatRequestSchema, response: { 200: ChatResponseSchema } }, preValidation: rejectCoercibleContent,
   }, async (req, reply) => {
-    const prepared = await engine.attach(engine.prepare(req.body, turnIdentity(req, tenantId)));
+    const prepared = await engine.attach(await engine.prepare(req.body, turnIdentity(req, tenantId)));
     const ac = new AbortController();
     // The response closing before it finished means the client went away.
     const onClose = (): void => { if (!reply.raw.writableFinished) ac.abort(); };
@@ -65,7 +65,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
     bodyLimit: CHAT_BODY_LIMIT, schema: { body: ChatRequestSchema, response: { 200: ChatStreamSchema } }, preValidation: rejectCoercibleContent,
   }, async (req, reply) => {
     const who = turnIdentity(req, tenantId);
-    const prepared = await engine.attach(engine.prepare(req.body, who));
+    const prepared = await engine.attach(await engine.prepare(req.body, who));
     reply.hijack();
     const res = reply.raw;
     const headers: Record<string, string> = {

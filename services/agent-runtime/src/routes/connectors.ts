@@ -36,10 +36,10 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRoutesOptions> 
   const base = '/v1/admin/context/connectors';
   const byId = { params: ConnectorIdParams };
 
-  app.get(base, { schema: { response: { 200: ConnectorListSchema } } }, async (req) => ({ connectors: connectors.list(admin(req).tenant) }));
+  app.get(base, { schema: { response: { 200: ConnectorListSchema } } }, async (req) => ({ connectors: await connectors.list(admin(req).tenant) }));
   app.post(base, { schema: { body: ConnectorCreateSchema, response: { 201: ConnectorViewSchema } } }, async (req, reply) => {
     const a = admin(req);
-    return reply.code(201).send(connectors.create(a.tenant, a.owner, req.body));
+    return reply.code(201).send(await connectors.create(a.tenant, a.owner, req.body));
   });
   app.get(`${base}/:connector_id`, { schema: { ...byId, response: { 200: ConnectorViewSchema } } }, async (req) => connectors.get(admin(req).tenant, req.params.connector_id));
   app.put(`${base}/:connector_id`, { schema: { ...byId, body: ConnectorCreateSchema, response: { 200: ConnectorViewSchema } } },
@@ -56,15 +56,15 @@ export const connectorRoutes: FastifyPluginAsyncTypebox<ConnectorRoutesOptions> 
   app.post(`${base}/:connector_id/surfaces`, { schema: { ...byId, body: SurfaceSelectSchema, response: { 200: SurfaceListSchema } } },
     async (req) => ({ surfaces: await connectors.select(admin(req).tenant, req.params.connector_id, req.body.selected) }));
   app.get(`${base}/:connector_id/documents`, { schema: { ...byId, response: { 200: ConnectorDocumentListSchema } } },
-    async (req) => ({ documents: connectors.documents(admin(req).tenant, req.params.connector_id) }));
+    async (req) => ({ documents: await connectors.documents(admin(req).tenant, req.params.connector_id) }));
 
   app.post('/v1/admin/context/sync', { schema: { body: SyncRequestSchema, response: { 202: SyncAcceptedSchema } } }, async (req, reply) => {
-    const job = sync.enqueue(admin(req).tenant, req.body?.connector_id ?? null);
+    const job = await sync.enqueue(admin(req).tenant, req.body?.connector_id ?? null);
     return reply.code(202).send({ job_id: job.id });
   });
   app.get('/v1/admin/context/sync/:job_id', { schema: { params: SyncJobParams, response: { 200: SyncJobViewSchema } } }, async (req) => sync.job(admin(req).tenant, req.params.job_id));
   // Issue 19 item 5: the job list and cancel, aggregated by the gateway's `GET /v1/admin/jobs`.
-  app.get('/v1/admin/context/sync', { schema: { querystring: SyncJobListQuery, response: { 200: SyncJobListSchema } } }, async (req) => ({ jobs: sync.list(admin(req).tenant, req.query.limit ?? 100) }));
+  app.get('/v1/admin/context/sync', { schema: { querystring: SyncJobListQuery, response: { 200: SyncJobListSchema } } }, async (req) => ({ jobs: await sync.list(admin(req).tenant, req.query.limit ?? 100) }));
   app.post('/v1/admin/context/sync/:job_id/cancel', { schema: { params: SyncJobParams, response: { 200: SyncJobViewSchema } } }, async (req) => sync.cancel(admin(req).tenant, req.params.job_id));
 
   app.get('/v1/admin/connector-capabilities', { schema: { response: { 200: CapabilityListSchema } } }, async (req) => {

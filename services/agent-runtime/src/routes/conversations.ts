@@ -35,7 +35,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
 
   app.post('/v1/conversations', {
     schema: { body: ConversationCreateSchema, response: { 201: ConversationSchema } },
-  }, async (req, reply) => reply.code(201).send(conversations.create(ownerOf(req, tenantId), req.body ?? {})));
+  }, async (req, reply) => reply.code(201).send(await conversations.create(ownerOf(req, tenantId), req.body ?? {})));
 
   app.get('/v1/conversations', {
     schema: { querystring: ConversationQuerySchema, response: { 200: ConversationPageSchema } },
@@ -61,7 +61,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
     schema: { params: IdParams, body: ItemsAppendSchema, response: { 201: ConversationItemPageSchema } },
   }, async (req, reply) => {
     const who = turnIdentity(req, tenantId);
-    const items = conversations.appendItems(req.params.id, { tenantId: who.tenantId, userId: who.userId }, req.body.items, who.turnId);
+    const items = await conversations.appendItems(req.params.id, { tenantId: who.tenantId, userId: who.userId }, req.body.items, who.turnId);
     return reply.code(201).send({ items });
   });
 

@@ -20,7 +20,7 @@ export interface FolderRoutesOptions extends RouteScope {
 export const folderRoutes: FastifyPluginAsyncTypebox<FolderRoutesOptions> = async (app, { tenantId, sessions }) => {
   app.post('/v1/folders', {
     schema: { body: FolderNameSchema, response: { 201: FolderViewSchema } },
-  }, async (req, reply) => reply.code(201).send(sessions.createFolder(ownerOf(req, tenantId), req.body.name)));
+  }, async (req, reply) => reply.code(201).send(await sessions.createFolder(ownerOf(req, tenantId), req.body.name)));
 
   app.get('/v1/folders', {
     schema: { response: { 200: FolderListSchema } },
@@ -37,7 +37,7 @@ export const folderRoutes: FastifyPluginAsyncTypebox<FolderRoutesOptions> = asyn
   app.delete('/v1/folders/:id', {
     schema: { params: IdParams, response: { 204: NoContent } },
   }, async (req, reply) => {
-    sessions.deleteFolder(req.params.id, ownerOf(req, tenantId));
+    await sessions.deleteFolder(req.params.id, ownerOf(req, tenantId));
     return reply.code(204).send(null);
   });
 };

@@ -17,9 +17,9 @@ export interface PluginRoutesOptions extends RouteScope { plugins: Plugins }
 
 const adminPluginRoutes: FastifyPluginAsyncTypebox<PluginRoutesOptions> = async (admin, { tenantId, plugins }) => {
   admin.addHook('preValidation', async (req) => { requireRole(req, 'admin'); });
-  admin.get('/v1/admin/plugins', { schema: { response: { 200: PluginListSchema } } }, async (req) => ({ items: plugins.list(requireRole(req, 'admin').tenant_id || tenantId, null) }));
+  admin.get('/v1/admin/plugins', { schema: { response: { 200: PluginListSchema } } }, async (req) => ({ items: await plugins.list(requireRole(req, 'admin').tenant_id || tenantId, null) }));
   admin.get('/v1/admin/plugins/:id', { schema: { params: PluginParams, response: { 200: PluginViewSchema } } }, async (req) => {
-    const found = plugins.list(requireRole(req, 'admin').tenant_id || tenantId, null).find((p) => p.id === req.params.id);
+    const found = (await plugins.list(requireRole(req, 'admin').tenant_id || tenantId, null)).find((p) => p.id === req.params.id);
     if (!found) throw new AppError(404, 'not_found', `no plugin ${req.params.id}`);
     return found;
   });
@@ -34,6 +34,6 @@ export const pluginRoutes: FastifyPluginAsyncTypebox<PluginRoutesOptions> = asyn
   await app.register(adminPluginRoutes, opts);
   app.get('/v1/user/plugins', { schema: { response: { 200: PluginListSchema } } }, async (req) => {
     const p = requirePrincipal(req);
-    return { items: opts.plugins.list(p.tenant_id || opts.tenantId, { userId: p.id, roles: p.roles, groups: p.groups }) };
+    return { items: await opts.plugins.list(p.tenant_id || opts.tenantId, { userId: p.id, roles: p.roles, groups: p.groups }) };
   });
 };

@@ -42,21 +42,21 @@ function unavailable(err: unknown): never {
 /** The admin half (its own plugin: the admin hook runs before validation). */
 const adminMcpRoutes: FastifyPluginAsyncTypebox<McpRoutesOptions> = async (admin, { tenantId, catalog, connections }) => {
     admin.addHook('preValidation', async (req) => { requireRole(req, 'admin'); });
-    admin.get('/v1/admin/mcp-servers', { schema: { response: { 200: McpServerListSchema } } }, async (req) => ({ items: catalog.listTenant(actor(req, tenantId).tenantId) }));
+    admin.get('/v1/admin/mcp-servers', { schema: { response: { 200: McpServerListSchema } } }, async (req) => ({ items: await catalog.listTenant(actor(req, tenantId).tenantId) }));
     admin.post('/v1/admin/mcp-servers', { schema: { body: McpServerInputSchema, response: { 201: McpServerViewSchema } } }, async (req, reply) => {
       return reply.code(201).send(await catalog.create(actor(req, tenantId), req.body, false));
     });
-    admin.get('/v1/admin/mcp-servers/:id', { schema: { params: McpServerParams, response: { 200: McpServerViewSchema } } }, async (req) => serverView(catalog.tenantServer(actor(req, tenantId).tenantId, req.params.id)));
+    admin.get('/v1/admin/mcp-servers/:id', { schema: { params: McpServerParams, response: { 200: McpServerViewSchema } } }, async (req) => serverView(await catalog.tenantServer(actor(req, tenantId).tenantId, req.params.id)));
     admin.put('/v1/admin/mcp-servers/:id', { schema: { params: McpServerParams, body: McpServerInputSchema, response: { 200: McpServerViewSchema } } }, async (req) => catalog.update(actor(req, tenantId).tenantId, req.params.id, req.body));
     admin.delete('/v1/admin/mcp-servers/:id', { schema: { params: McpServerParams, response: { 204: NoContent } } }, async (req, reply) => {
-      catalog.remove(actor(req, tenantId), req.params.id, false);
+      await catalog.remove(actor(req, tenantId), req.params.id, false);
       return reply.code(204).send(null);
     });
     admin.post('/v1/admin/mcp-servers/:id/health', { schema: { params: McpServerParams, response: { 200: McpHealthSchema } } }, async (req) => {
-      return connections.health(catalog.tenantServer(actor(req, tenantId).tenantId, req.params.id), null);
+      return connections.health(await catalog.tenantServer(actor(req, tenantId).tenantId, req.params.id), null);
     });
     admin.get('/v1/admin/mcp-servers/:id/tools', { schema: { params: McpServerParams, response: { 200: McpToolListSchema } } }, async (req) => {
-      return connections.tools(catalog.tenantServer(actor(req, tenantId).tenantId, req.params.id), null).catch(unavailable);
+      return connections.tools(await catalog.tenantServer(actor(req, tenantId).tenantId, req.params.id), null).catch(unavailable);
     });
 };
 
@@ -65,12 +65,12 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<McpRoutesOptions> = async (app
   const { tenantId, catalog, connections } = opts;
   await app.register(adminMcpRoutes, opts);
 
-  app.get('/v1/user/mcp-servers', { schema: { response: { 200: McpServerListSchema } } }, async (req) => ({ items: catalog.listFor(actor(req, tenantId)) }));
+  app.get('/v1/user/mcp-servers', { schema: { response: { 200: McpServerListSchema } } }, async (req) => ({ items: await catalog.listFor(actor(req, tenantId)) }));
   app.post('/v1/user/mcp-servers', { schema: { body: McpServerInputSchema, response: { 201: McpServerViewSchema } } }, async (req, reply) => {
     return reply.code(201).send(await catalog.create(actor(req, tenantId), req.body, true));
   });
   app.delete('/v1/user/mcp-servers/:id', { schema: { params: McpServerParams, response: { 204: NoContent } } }, async (req, reply) => {
-    catalog.remove(actor(req, tenantId), req.params.id, true);
+    await catalog.remove(actor(req, tenantId), req.params.id, true);
     return reply.code(204).send(null);
   });
   app.put('/v1/user/mcp-servers/:id/opt-out', { schema: { params: McpServerParams, body: McpOptOutSchema, response: { 200: McpServerViewSchema } } }, async (req) => {
@@ -78,10 +78,10 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<McpRoutesOptions> = async (app
   });
   app.post('/v1/user/mcp-servers/:id/health', { schema: { params: McpServerParams, response: { 200: McpHealthSchema } } }, async (req) => {
     const who = actor(req, tenantId);
-    return connections.health(catalog.get(who, req.params.id), who.userId);
+    return connections.health(await catalog.get(who, req.params.id), who.userId);
   });
   app.get('/v1/user/mcp-servers/:id/tools', { schema: { params: McpServerParams, response: { 200: McpToolListSchema } } }, async (req) => {
     const who = actor(req, tenantId);
-    return connections.tools(catalog.get(who, req.params.id), who.userId).catch(unavailable);
+    return connections.tools(await catalog.get(who, req.params.id), who.userId).catch(unavailable);
   });
 };

@@ -55,7 +55,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOpt
 
   app.get('/v1/notifications/unread-count', {
     schema: { response: { 200: UnreadCountSchema } },
-  }, async (req) => ({ count: notifications.unreadCount(ownerOf(req, tenantId)) }));
+  }, async (req) => ({ count: await notifications.unreadCount(ownerOf(req, tenantId)) }));
 
   app.post('/v1/notifications/:id/read', {
     schema: { params: NotificationParams, response: { 200: NotificationViewSchema } },
@@ -63,7 +63,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOpt
 
   app.post('/v1/notifications/read-all', {
     schema: { response: { 200: ReadAllResultSchema } },
-  }, async (req) => ({ marked: notifications.markAllRead(ownerOf(req, tenantId)) }));
+  }, async (req) => ({ marked: await notifications.markAllRead(ownerOf(req, tenantId)) }));
 
   app.get('/v1/notifications/stream', {
     schema: { response: { 200: NotificationStreamSchema } },
@@ -112,7 +112,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOpt
       // Refuse a caller before its body is read.
       onRequest: async (req) => { producerOf(requirePrincipal(req), producers); },
     }, async (req, reply) => {
-      const out = notifications.post(requirePrincipal(req), req.body);
+      const out = await notifications.post(requirePrincipal(req), req.body);
       return reply.code(out.fresh ? 201 : 200).send(out.notification);
     });
   });

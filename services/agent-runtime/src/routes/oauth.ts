@@ -41,7 +41,7 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<OAuthRoutesOptions> = async 
     const tenantOf = (req: Parameters<typeof requireRole>[0]): string => requireRole(req, 'admin').tenant_id || tenantId;
 
     admin.get('/v1/admin/oauth-providers', { schema: { response: { 200: OAuthProviderListSchema } } },
-      async (req) => ({ providers: providers.list(tenantOf(req)) }));
+      async (req) => ({ providers: await providers.list(tenantOf(req)) }));
     admin.post('/v1/admin/oauth-providers', { schema: { body: OAuthProviderInputSchema, response: { 201: OAuthProviderViewSchema } } },
       async (req, reply) => reply.code(201).send(await providers.create(tenantOf(req), req.body)));
     admin.get('/v1/admin/oauth-providers/:slug', { schema: { params: OAuthSlugParams, response: { 200: OAuthProviderViewSchema } } },
@@ -51,7 +51,7 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<OAuthRoutesOptions> = async 
     admin.patch('/v1/admin/oauth-providers/:slug', { schema: { params: OAuthSlugParams, body: OAuthProviderPatchSchema, response: { 200: OAuthProviderViewSchema } } },
       async (req) => providers.patch(tenantOf(req), req.params.slug, req.body));
     admin.delete('/v1/admin/oauth-providers/:slug', { schema: { params: OAuthSlugParams, response: { 204: NoContent } } }, async (req, reply) => {
-      providers.delete(tenantOf(req), req.params.slug);
+      await providers.delete(tenantOf(req), req.params.slug);
       return reply.code(204).send(null);
     });
   };

@@ -36,7 +36,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyRoutesOptions> = asyn
   app.delete('/v1/admin/policies/tools/:tool', {
     schema: { params: ToolParamsSchema, querystring: AgentQuerySchema, response: { 204: NoContent } },
   }, async (req, reply) => {
-    policies.remove(requireRole(req, 'admin').tenant_id || tenantId, req.params.tool, req.query.agent_id);
+    await policies.remove(requireRole(req, 'admin').tenant_id || tenantId, req.params.tool, req.query.agent_id);
     return reply.code(204).send(null);
   });
 };

@@ -39,7 +39,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<ProfileRoutesOptions> = as
 
   app.get('/v1/user/profile/draft', {
     schema: { response: { 200: ProfileDraftAnswerSchema } },
-  }, async (req) => ({ draft: profiles.draft(ownerOf(req, tenantId)) }));
+  }, async (req) => ({ draft: await profiles.draft(ownerOf(req, tenantId)) }));
 
   app.post('/v1/user/profile/draft/accept', {
     schema: { body: ProfileDraftDecisionSchema, response: { 200: UserProfileSchema } },
@@ -48,7 +48,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<ProfileRoutesOptions> = as
   app.post('/v1/user/profile/draft/dismiss', {
     schema: { body: ProfileDraftDecisionSchema, response: { 204: NoContent } },
   }, async (req, reply) => {
-    profiles.dismiss(ownerOf(req, tenantId), req.body?.id);
+    await profiles.dismiss(ownerOf(req, tenantId), req.body?.id);
     return reply.code(204).send(null);
   });
 };
@@ -73,7 +73,7 @@ export const profileTimezoneSeed = fp<ProfileRoutesOptions>(async (app, { tenant
     if (seen.size >= SEEN_LIMIT) seen.clear();
     seen.add(key);
     try {
-      if (tz.length <= 64) profiles.seedTimezone(owner, tz);
+      if (tz.length <= 64) await profiles.seedTimezone(owner, tz);
     } catch (err) {
       req.log.warn({ err: (err as Error).message }, 'profile timezone seeding failed');
     }

@@ -27,7 +27,7 @@ function scoped(prefix: string, scopeOf: (req: FastifyRequest) => SecretScope): 
   return async (app, { vault }) => {
     app.get(prefix, {
       schema: { response: { 200: SecretListSchema } },
-    }, async (req) => ({ items: vault.list(scopeOf(req)) }));
+    }, async (req) => ({ items: await vault.list(scopeOf(req)) }));
 
     app.put(`${prefix}/:name`, {
       schema: { params: SecretParams, body: SecretPutSchema, response: { 200: SecretViewSchema, 201: SecretViewSchema } },
@@ -39,7 +39,7 @@ function scoped(prefix: string, scopeOf: (req: FastifyRequest) => SecretScope): 
     app.delete(`${prefix}/:name`, {
       schema: { params: SecretParams, response: { 204: NoContent } },
     }, async (req, reply) => {
-      vault.delete(scopeOf(req), req.params.name);
+      await vault.delete(scopeOf(req), req.params.name);
       return reply.code(204).send(null);
     });
   };

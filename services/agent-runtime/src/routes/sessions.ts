@@ -27,7 +27,7 @@ export interface SessionRoutesOptions extends RouteScope {
 export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = async (app, { tenantId, sessions }) => {
   app.post('/v1/sessions', {
     schema: { body: SessionCreateSchema, response: { 201: SessionViewSchema } },
-  }, async (req, reply) => reply.code(201).send(sessions.create(ownerOf(req, tenantId), req.body ?? {})));
+  }, async (req, reply) => reply.code(201).send(await sessions.create(ownerOf(req, tenantId), req.body ?? {})));
 
   app.get('/v1/sessions', {
     schema: { querystring: SessionQuerySchema, response: { 200: SessionPageSchema } },
@@ -48,13 +48,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = as
   app.delete('/v1/sessions/:id', {
     schema: { params: IdParams, response: { 204: NoContent } },
   }, async (req, reply) => {
-    sessions.delete(req.params.id, ownerOf(req, tenantId));
+    await sessions.delete(req.params.id, ownerOf(req, tenantId));
     return reply.code(204).send(null);
   });
 
   app.post('/v1/sessions/:id/branch', {
     schema: { params: IdParams, body: BranchRequestSchema, response: { 201: SessionDetailSchema } },
-  }, async (req, reply) => reply.code(201).send(sessions.branch(req.params.id, ownerOf(req, tenantId), req.body.message_id, req.body.title)));
+  }, async (req, reply) => reply.code(201).send(await sessions.branch(req.params.id, ownerOf(req, tenantId), req.body.message_id, req.body.title)));
 
   app.post('/v1/sessions/:id/title', {
     schema: { params: IdParams, response: { 200: TitleResponseSchema } },

@@ -21,22 +21,22 @@ export interface SkillRoutesOptions extends RouteScope {
 
 /** Register the skill routes. */
 export const skillRoutes: FastifyPluginAsyncTypebox<SkillRoutesOptions> = async (app, { tenantId, skills }) => {
-  app.get('/v1/skills', { schema: { response: { 200: SkillListSchema } } }, async (req) => ({ items: skills.list(catalogCaller(req, tenantId)) }));
+  app.get('/v1/skills', { schema: { response: { 200: SkillListSchema } } }, async (req) => ({ items: await skills.list(catalogCaller(req, tenantId)) }));
 
   app.post('/v1/skills', { schema: { body: SkillCreateSchema, response: { 201: SkillViewSchema } } },
-    async (req, reply) => reply.code(201).send(skills.create(catalogCaller(req, tenantId), req.body)));
+    async (req, reply) => reply.code(201).send(await skills.create(catalogCaller(req, tenantId), req.body)));
 
   app.get('/v1/skills/:id', { schema: { params: IdParams, response: { 200: SkillViewSchema } } },
     async (req) => skills.get(catalogCaller(req, tenantId), req.params.id));
 
   app.get('/v1/skills/:id/versions', { schema: { params: IdParams, response: { 200: SkillVersionListSchema } } },
-    async (req) => ({ items: skills.versions(catalogCaller(req, tenantId), req.params.id) }));
+    async (req) => ({ items: await skills.versions(catalogCaller(req, tenantId), req.params.id) }));
 
   app.put('/v1/skills/:id', { schema: { params: IdParams, body: SkillUpdateSchema, response: { 200: SkillViewSchema } } },
     async (req) => skills.update(catalogCaller(req, tenantId), req.params.id, req.body));
 
   app.delete('/v1/skills/:id', { schema: { params: IdParams, response: { 204: NoContent } } }, async (req, reply) => {
-    skills.delete(catalogCaller(req, tenantId), req.params.id);
+    await skills.delete(catalogCaller(req, tenantId), req.params.id);
     return reply.code(204).send(null);
   });
 };

@@ -37,13 +37,13 @@ export const webhookAdminRoutes: FastifyPluginAsyncTypebox<WebhookAdminRoutesOpt
     async (req, reply) => reply.code(201).send(await webhooks.create(adminCaller(req, tenantId), req.body)));
 
   app.get('/v1/admin/webhooks', { schema: { response: { 200: WebhookListSchema } } },
-    async (req) => ({ webhooks: webhooks.list(adminCaller(req, tenantId).tenantId) }));
+    async (req) => ({ webhooks: await webhooks.list(adminCaller(req, tenantId).tenantId) }));
 
   app.get('/v1/admin/webhooks/:id', { schema: { params: IdParams, response: { 200: WebhookViewSchema } } },
     async (req) => webhooks.get(adminCaller(req, tenantId).tenantId, req.params.id));
 
   app.delete('/v1/admin/webhooks/:id', { schema: { params: IdParams, response: { 204: NoContent } } }, async (req, reply) => {
-    webhooks.delete(adminCaller(req, tenantId).tenantId, req.params.id);
+    await webhooks.delete(adminCaller(req, tenantId).tenantId, req.params.id);
     return reply.code(204).send(null);
   });
 
@@ -51,5 +51,5 @@ export const webhookAdminRoutes: FastifyPluginAsyncTypebox<WebhookAdminRoutesOpt
     async (req) => webhooks.rotate(adminCaller(req, tenantId).tenantId, req.params.id));
 
   app.get('/v1/admin/webhooks/:id/deliveries', { schema: { params: IdParams, response: { 200: WebhookDeliveryListSchema } } },
-    async (req) => ({ deliveries: webhooks.deliveries(adminCaller(req, tenantId).tenantId, req.params.id) }));
+    async (req) => ({ deliveries: await webhooks.deliveries(adminCaller(req, tenantId).tenantId, req.params.id) }));
 };

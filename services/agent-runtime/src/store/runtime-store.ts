@@ -4,6 +4,8 @@
  * tool policies). The only code of the runtime that touches SQLite.
  */
 import { openStore, type Store } from '../../../shared/db/store.js';
+import type { AsyncStoreHandle } from '../../../shared/db/async-store.js';
+import type { Db } from '../../../shared/db/open.js';
 import type { ApprovalStore, FolderStore, PolicyStore, SessionStore } from '../domain/ports.js';
 import { SqliteApprovalStore } from './approvals.js';
 import { SqliteFolderStore } from './folders.js';
@@ -38,15 +40,38 @@ import { SqliteConnectorStore } from './connectors.js';
 import type { McpOAuthRowStore } from '../domain/mcp/oauth-vault.js';
 import { SqliteMcpOAuthStore } from './mcp-oauth.js';
 
-/** The runtime's stores over one open database, plus `tx`, `isOpen` and `close`. */
-export type RuntimeStore = Store<{ sessions: SessionStore; folders: FolderStore; approvals: ApprovalStore; policies: PolicyStore; conversations: ConversationStore; notifications: NotificationStore; permissionProfiles: ProfileStore; turnStats: TurnStatsStore; userProfiles: UserProfileStore; secrets: SecretStore; contextRecords: ContextRecordStore; agents: AgentStore; skills: SkillStore; mcpServers: McpServerStore; mcpOAuth: McpOAuthRowStore; pluginRules: PluginRuleStore; webhooks: WebhookStore; oauth: OAuthStore; connectors: ConnectorStore }>;
+/** The runtime's table groups (both engines implement every one). */
+export interface RuntimeTables {
+  sessions: SessionStore; folders: FolderStore; approvals: ApprovalStore; policies: PolicyStore; conversations: ConversationStore;
+  notifications: NotificationStore; permissionProfiles: ProfileStore; turnStats: TurnStatsStore; userProfiles: UserProfileStore; secrets: SecretStore;
+  contextRecords: ContextRecordStore; agents: AgentStore; skills: SkillStore; mcpServers: McpServerStore; mcpOAuth: McpOAuthRowStore;
+  pluginRules: PluginRuleStore; webhooks: WebhookStore; oauth: OAuthStore; connectors: ConnectorStore;
+}
+
+/**
+ * The runtime's store facade as app.ts uses it, whatever the engine (issue 21 item 1): the table
+ * groups, `txAsync`, `ready()`, `isOpen`, `close()`. `openRuntimeStore` (SQLite) and
+ * `openPgRuntimeStore` (store/pg/index.ts, PostgreSQL) both return one.
+ */
+export type RuntimeStore = Readonly<RuntimeTables> & AsyncStoreHandle;
+
+/** The SQLite table groups (their methods answer synchronously). */
+export type SqliteRuntimeTables = ReturnType<typeof sqliteTables>;
+
+/** The SQLite facade: `RuntimeStore` plus the synchronous `tx`; its groups keep their synchronous signatures. */
+export type SqliteRuntimeStore = Store<SqliteRuntimeTables>;
 
 /**
  * Open (and migrate) the runtime's database.
  * @throws Error when the database cannot be opened or migrated.
  */
-export function openRuntimeStore(cfg: { dbDir: string; migrationsDir: string }): RuntimeStore {
-  return openStore({ dbDir: cfg.dbDir, store: 'agent-runtime', migrationsDir: cfg.migrationsDir, vec: false }, (db) => ({
+export function openRuntimeStore(cfg: { dbDir: string; migrationsDir: string }): SqliteRuntimeStore {
+  return openStore({ dbDir: cfg.dbDir, store: 'agent-runtime', migrationsDir: cfg.migrationsDir, vec: false }, sqliteTables);
+}
+
+/** Every table group over one open SQLite database (each satisfies its port). */
+function sqliteTables(db: Db) {
+  return {
     sessions: new SqliteSessionStore(db), folders: new SqliteFolderStore(db),
     approvals: new SqliteApprovalStore(db), policies: new SqlitePolicyStore(db),
     permissionProfiles: new SqliteProfileStore(db), turnStats: new SqliteTurnStatsStore(db),
@@ -59,5 +84,5 @@ export function openRuntimeStore(cfg: { dbDir: string; migrationsDir: string }):
     webhooks: new SqliteWebhookStore(db),
     oauth: new SqliteOAuthStore(db),
     connectors: new SqliteConnectorStore(db),
-  }));
+  } satisfies RuntimeTables;
 }

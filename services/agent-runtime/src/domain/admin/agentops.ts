@@ -95,8 +95,8 @@ export class AgentOpsService {
   async agents(tenantId: string, days: number): Promise<AgentOps> {
     const window = windowDays(this.now(), days);
     const since = `${window[0]!}T00:00:00.000Z`;
-    const rows = this.d.stats.since(tenantId, since);
-    const tools = this.d.stats.toolCounts(tenantId, since);
+    const rows = await this.d.stats.since(tenantId, since);
+    const tools = await this.d.stats.toolCounts(tenantId, since);
     const cost = await this.costs(since, new Set(rows.map((r) => r.turn_id).filter((x): x is string => !!x)));
     return {
       days, since: window[0]!,

@@ -16,7 +16,7 @@ export interface ProfilePushPort {
 /** Dependencies of `KnowledgeScopeSync`. */
 export interface KnowledgeScopeSyncDeps {
   port: ProfilePushPort;
-  profiles: { list(tenantId: string): PermissionProfile[] };
+  profiles: { list(tenantId: string): Promise<PermissionProfile[]> };
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Wait between retries of a failed push, ms (default 5000). */
   retryMs?: number;
@@ -33,7 +33,7 @@ export class KnowledgeScopeSync {
   async push(tenantId: string): Promise<boolean> {
     const pending = this.retries.get(tenantId);
     if (pending) { clearTimeout(pending); this.retries.delete(tenantId); }
-    const profiles = this.d.profiles.list(tenantId).map(({ id, roles, groups, knowledge }) => ({ id, roles, groups, knowledge }));
+    const profiles = (await this.d.profiles.list(tenantId)).map(({ id, roles, groups, knowledge }) => ({ id, roles, groups, knowledge }));
     try {
       await this.d.port.replaceProfiles(profiles);
       if (pending) this.d.log.info({ tenant_id: tenantId, profiles: profiles.length }, 'permission profiles reached the knowledge service');

@@ -131,14 +131,15 @@ export class MissionControlService {
       p.knowledgeStatus(as),
     ]);
     const readiness = sandbox.ok ? null : await p.sandboxReadiness();
-    const pending = this.d.approvals.list(tenantId, null, 'pending', APPROVAL_LIMIT);
+    const pending = await this.d.approvals.list(tenantId, null, 'pending', APPROVAL_LIMIT);
     const parkedTurns = new Set(pending.map((a) => a.turn_id).filter((x): x is string => !!x));
     const active: ActiveTurn[] = this.d.tracker.active(tenantId).map((t) => ({
       turn_id: t.turnId, session_id: t.sessionId, user_id: t.userId, agent_id: t.agentId, started_at: t.startedAt.toISOString(),
       running_ms: Math.max(0, now.getTime() - t.startedAt.getTime()), waiting_approval: t.turnId !== null && parkedTurns.has(t.turnId),
     }));
     const since = new Date(now.getTime() - ERROR_WINDOW_SECONDS * 1000).toISOString();
-    const counts = this.d.stats.errorCounts(tenantId, since);
+    const counts = await this.d.stats.errorCounts(tenantId, since);
+    const recent = await this.d.stats.recentErrors(tenantId, since, 10);
     return {
       generated_at: now.toISOString(), tenant_id: tenantId,
       services: { ready: services.filter((s) => s.state === 'ready').length, total: services.length, checked_at: new Date(this.probes?.at ?? now.getTime()).toISOString(), items: services },
@@ -147,7 +148,7 @@ export class MissionControlService {
       errors: {
         window_seconds: ERROR_WINDOW_SECONDS, source: 'agent-runtime turn records (failed turns, failed tool calls, guardrail unavailable)',
         total: counts.turn_failed + counts.tool_errors + counts.guard_unavailable, ...counts,
-        recent: this.d.stats.recentErrors(tenantId, since, 10),
+        recent,
       },
       spend: spendSection(budget),
       sandbox: sandboxSection(sandbox, readiness),

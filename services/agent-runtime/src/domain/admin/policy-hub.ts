@@ -33,7 +33,7 @@ export class PolicyHub {
   async summary(tenantId: string): Promise<PoliciesSummary> {
     const g = await this.peers.guardPolicy(undefined);
     return {
-      tools: this.tools.view(tenantId),
+      tools: await this.tools.view(tenantId),
       guardrail: g.ok ? { state: 'ok', error: null, policy: g.body } : { state: 'unavailable', error: g.error, policy: null },
     };
   }

@@ -4,6 +4,7 @@
  * types, so a PostgreSQL implementation could stand behind them) and the peers mission control,
  * onboarding, policies and AgentOps read (`clients/admin-peers.ts` over HTTP).
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 
 // ---- Stores -------------------------------------------------------------------------------------
 
@@ -16,14 +17,14 @@ export interface ProfileRow {
 /** Permission profiles of a tenant. */
 export interface ProfileStore {
   /** By name. */
-  list(tenantId: string): ProfileRow[];
-  get(tenantId: string, id: string): ProfileRow | undefined;
+  list(tenantId: string): Awaitable<ProfileRow[]>;
+  get(tenantId: string, id: string): Awaitable<ProfileRow | undefined>;
   /** @returns false when the name is taken in the tenant. */
-  insert(row: ProfileRow): boolean;
+  insert(row: ProfileRow): Awaitable<boolean>;
   /** Replace every field but `id`, `tenant_id`, `created_at`. @returns 'ok', 'missing', or 'name_taken'. */
-  update(row: ProfileRow): 'ok' | 'missing' | 'name_taken';
+  update(row: ProfileRow): Awaitable<'ok' | 'missing' | 'name_taken'>;
   /** @returns whether it existed. */
-  delete(tenantId: string, id: string): boolean;
+  delete(tenantId: string, id: string): Awaitable<boolean>;
 }
 
 /** One finished turn as recorded (migration 0006 `turn_stats`). */
@@ -51,15 +52,15 @@ export interface ToolCountRow { agent_id: string; tool: string; calls: number; e
 /** Turn statistics (AgentOps, mission control errors). */
 export interface TurnStatsStore {
   /** Record a finished turn and its tool calls (one transaction; a repeated id is ignored). */
-  record(row: TurnStatRow, tools: readonly TurnToolRow[]): void;
+  record(row: TurnStatRow, tools: readonly TurnToolRow[]): Awaitable<void>;
   /** Turns of the tenant that ended at or after `since` (ISO). */
-  since(tenantId: string, since: string): TurnStatRow[];
+  since(tenantId: string, since: string): Awaitable<TurnStatRow[]>;
   /** Tool calls per agent and tool since `since`; errors are statuses `error` and `invalid`. */
-  toolCounts(tenantId: string, since: string): ToolCountRow[];
+  toolCounts(tenantId: string, since: string): Awaitable<ToolCountRow[]>;
   /** Error counts since `since`: failed turns (not `client_closed`, not guard), tool errors, guard unavailable. */
-  errorCounts(tenantId: string, since: string): ErrorCounts;
+  errorCounts(tenantId: string, since: string): Awaitable<ErrorCounts>;
   /** The newest errors since `since`. */
-  recentErrors(tenantId: string, since: string, limit: number): ErrorRow[];
+  recentErrors(tenantId: string, since: string, limit: number): Awaitable<ErrorRow[]>;
 }
 
 // ---- Peers --------------------------------------------------------------------------------------

@@ -99,33 +99,33 @@ export class PermissionProfiles {
   ) {}
 
   /** Every profile of the tenant, by name. */
-  list(tenantId: string): PermissionProfile[] {
+  async list(tenantId: string): Promise<PermissionProfile[]> {
     let l = this.cache.get(tenantId);
-    if (!l) { l = this.store.list(tenantId).map(profileView); this.cache.set(tenantId, l); }
+    if (!l) { l = (await this.store.list(tenantId)).map(profileView); this.cache.set(tenantId, l); }
     return l;
   }
 
   /** One profile. @throws DomainError `permission_profile_not_found`. */
-  get(tenantId: string, id: string): PermissionProfile {
-    const r = this.store.get(tenantId, id);
+  async get(tenantId: string, id: string): Promise<PermissionProfile> {
+    const r = await this.store.get(tenantId, id);
     if (!r) throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
     return profileView(r);
   }
 
   /** Create a profile. @throws DomainError `permission_profile_name_taken` (409). */
-  create(tenantId: string, input: ProfileInput, by: string | null): PermissionProfile {
+  async create(tenantId: string, input: ProfileInput, by: string | null): Promise<PermissionProfile> {
     const at = this.now().toISOString();
     const row = this.row(tenantId, nextId(), input, at, at, by);
-    if (!this.store.insert(row)) throw runtimeError('permission_profile_name_taken', `a permission profile named "${input.name}" exists`);
+    if (!await this.store.insert(row)) throw runtimeError('permission_profile_name_taken', `a permission profile named "${input.name}" exists`);
     this.cache.delete(tenantId);
     return profileView(row);
   }
 
   /** Replace a profile. @throws DomainError `permission_profile_not_found`, `permission_profile_name_taken`. */
-  replace(tenantId: string, id: string, input: ProfileInput, by: string | null): PermissionProfile {
-    const old = this.get(tenantId, id);
+  async replace(tenantId: string, id: string, input: ProfileInput, by: string | null): Promise<PermissionProfile> {
+    const old = await this.get(tenantId, id);
     const row = this.row(tenantId, id, input, old.created_at, this.now().toISOString(), by);
-    const r = this.store.update(row);
+    const r = await this.store.update(row);
     if (r === 'missing') throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
     if (r === 'name_taken') throw runtimeError('permission_profile_name_taken', `a permission profile named "${input.name}" exists`);
     this.cache.delete(tenantId);
@@ -133,34 +133,34 @@ export class PermissionProfiles {
   }
 
   /** Delete a profile. @throws DomainError `permission_profile_not_found`. */
-  remove(tenantId: string, id: string): void {
-    if (!this.store.delete(tenantId, id)) throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
+  async remove(tenantId: string, id: string): Promise<void> {
+    if (!await this.store.delete(tenantId, id)) throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
     this.cache.delete(tenantId);
   }
 
   /** `GET /v1/admin/roles`. */
-  roles(tenantId: string): RolesView {
+  async roles(tenantId: string): Promise<RolesView> {
     return {
       items: ROLE_DESCRIPTIONS.map((r) => ({ role: r.role, description: r.description })),
       group_role_map: this.groupRoleMap && Object.keys(this.groupRoleMap).length ? this.groupRoleMap : null,
       groups_source: 'the signed principal\'s groups (from the identity provider\'s token), matched as they are',
-      profiles: this.list(tenantId),
+      profiles: await this.list(tenantId),
     };
   }
 
   /** Effective access of `who` in the tenant. */
-  effective(tenantId: string, who: AccessSubject): EffectiveAccess {
-    return effectiveAccess(this.list(tenantId), who);
+  async effective(tenantId: string, who: AccessSubject): Promise<EffectiveAccess> {
+    return effectiveAccess(await this.list(tenantId), who);
   }
 
   /** The agent gate of `who` in the tenant (null: every agent). */
-  agentGate(tenantId: string, who: AccessSubject): ((agentId: string) => boolean) | null {
-    return agentGate(this.list(tenantId), who);
+  async agentGate(tenantId: string, who: AccessSubject): Promise<((agentId: string) => boolean) | null> {
+    return agentGate(await this.list(tenantId), who);
   }
 
   /** The tool gate of `who` in the tenant (null: every tool). */
-  toolGate(tenantId: string, who: AccessSubject): ToolGate | null {
-    return toolGate(this.list(tenantId), who);
+  async toolGate(tenantId: string, who: AccessSubject): Promise<ToolGate | null> {
+    return toolGate(await this.list(tenantId), who);
   }
 
   /** The row to store. @throws DomainError `invalid_request` when the name is blank. */

@@ -71,12 +71,12 @@ export class TurnTracker {
   }
 
   /** A turn ended (outcome null: it threw). Recording never throws: a failed write is logged. */
-  end(t: RunningTurn, outcome: TurnOutcome | null): void {
+  async end(t: RunningTurn, outcome: TurnOutcome | null): Promise<void> {
     this.running.delete(t.key);
     const endedAt = this.now();
     try {
       const { row, tools } = statRow(t, outcome, endedAt, endedAt.getTime() - t.startedAt.getTime());
-      this.stats.record(row, tools);
+      await this.stats.record(row, tools);
     } catch (err) {
       this.log.warn({ err: (err as Error).message, turn_id: t.turnId }, 'turn statistics not recorded');
     }
@@ -102,7 +102,7 @@ export class TrackedChatEngine extends ChatEngine {
       outcome = await super.run(p, sink, signal);
       return outcome;
     } finally {
-      this.tracker.end(t, outcome);
+      await this.tracker.end(t, outcome);
     }
   }
 }

@@ -60,26 +60,26 @@ export class AgentCatalog {
   }
 
   /** Every agent the caller sees: the default agent first, then the tenant's and the caller's own, by name. */
-  list(who: CatalogCaller): AgentView[] {
-    const rows = this.d.store.visible(who.tenantId, who.userId).filter((r) => r.id !== this.d.defaultAgentId);
-    return [this.view(who, this.defaultRow(who.tenantId)), ...rows.map((r) => this.view(who, r))];
+  async list(who: CatalogCaller): Promise<AgentView[]> {
+    const rows = (await this.d.store.visible(who.tenantId, who.userId)).filter((r) => r.id !== this.d.defaultAgentId);
+    return [this.view(who, await this.defaultRow(who.tenantId)), ...rows.map((r) => this.view(who, r))];
   }
 
   /** One agent. @throws DomainError `agent_not_found` (absent, or another user's personal agent). */
-  get(who: CatalogCaller, id: string): AgentView {
-    return this.view(who, this.visibleRow(who, id));
+  async get(who: CatalogCaller, id: string): Promise<AgentView> {
+    return this.view(who, await this.visibleRow(who, id));
   }
 
   /**
    * Create an agent (`scope` default `personal`).
    * @throws DomainError `forbidden` (403) for `tenant` without the admin role.
    */
-  create(who: CatalogCaller, body: AgentCreate): AgentView {
+  async create(who: CatalogCaller, body: AgentCreate): Promise<AgentView> {
     const scope: CatalogScope = body.scope ?? 'personal';
     if (scope === 'tenant' && !who.isAdmin) throw runtimeError('forbidden', 'only admins create tenant agents');
     const at = this.now();
     const row: AgentRow = { id: newId(), tenant_id: who.tenantId, owner_id: who.userId, scope, name: body.name.trim() || body.name, config: configOf(DEFAULT_CONFIG, body), created_at: at, updated_at: at };
-    this.d.store.put(row);
+    await this.d.store.put(row);
     return this.view(who, row);
   }
 
@@ -87,31 +87,31 @@ export class AgentCatalog {
    * Replace an agent's configuration (fields left out return to their defaults; `scope` cannot change).
    * @throws DomainError `agent_not_found`, `forbidden` (a tenant agent without the admin role), `invalid_request` (a scope change).
    */
-  replace(who: CatalogCaller, id: string, body: AgentCreate): AgentView {
-    const row = this.editableRow(who, id);
+  async replace(who: CatalogCaller, id: string, body: AgentCreate): Promise<AgentView> {
+    const row = await this.editableRow(who, id);
     if (body.scope !== undefined && body.scope !== row.scope) throw runtimeError('invalid_request', 'the scope of an agent cannot change', { extra: { field: 'body.scope' } });
     return this.save(who, { ...row, name: body.name, config: configOf(DEFAULT_CONFIG, body), updated_at: this.now() });
   }
 
   /** Change some fields of an agent. @throws DomainError `agent_not_found`, `forbidden`. */
-  patch(who: CatalogCaller, id: string, body: AgentPatch): AgentView {
-    const row = this.editableRow(who, id);
+  async patch(who: CatalogCaller, id: string, body: AgentPatch): Promise<AgentView> {
+    const row = await this.editableRow(who, id);
     return this.save(who, { ...row, name: body.name ?? row.name, config: configOf(row.config, body), updated_at: this.now() });
   }
 
   /** Delete an agent. @throws DomainError `agent_not_found`, `forbidden` (the default agent; a tenant agent without the admin role). */
-  delete(who: CatalogCaller, id: string): void {
+  async delete(who: CatalogCaller, id: string): Promise<void> {
     if (id === this.d.defaultAgentId) throw runtimeError('forbidden', 'the default agent cannot be deleted');
-    this.editableRow(who, id);
-    this.d.store.delete(who.tenantId, id);
+    await this.editableRow(who, id);
+    await this.d.store.delete(who.tenantId, id);
   }
 
   /**
    * The agent a chat turn runs, for its caller.
    * @throws DomainError `agent_not_found` (404) when the agent does not exist or is another user's personal agent.
    */
-  resolve(tenantId: string, userId: string, id: string): ResolvedAgent {
-    const row = this.visibleRow({ tenantId, userId, isAdmin: false }, id);
+  async resolve(tenantId: string, userId: string, id: string): Promise<ResolvedAgent> {
+    const row = await this.visibleRow({ tenantId, userId, isAdmin: false }, id);
     const c = row.config;
     return {
       id: row.id, name: row.name, instructions: c.instructions, tools: c.tools, modelRole: c.model_role, toolApproval: c.tool_approval, memoryScope: c.memory_scope,
@@ -119,27 +119,27 @@ export class AgentCatalog {
     };
   }
 
-  private save(who: CatalogCaller, row: AgentRow): AgentView {
-    this.d.store.put(row);
+  private async save(who: CatalogCaller, row: AgentRow): Promise<AgentView> {
+    await this.d.store.put(row);
     return this.view(who, row);
   }
 
-  private defaultRow(tenantId: string): AgentRow {
-    return this.d.store.get(tenantId, this.d.defaultAgentId) ?? {
+  private async defaultRow(tenantId: string): Promise<AgentRow> {
+    return (await this.d.store.get(tenantId, this.d.defaultAgentId)) ?? {
       id: this.d.defaultAgentId, tenant_id: tenantId, owner_id: '', scope: 'tenant', name: 'Default assistant', config: DEFAULT_CONFIG,
       created_at: '1970-01-01T00:00:00.000Z', updated_at: '1970-01-01T00:00:00.000Z',
     };
   }
 
-  private visibleRow(who: CatalogCaller, id: string): AgentRow {
+  private async visibleRow(who: CatalogCaller, id: string): Promise<AgentRow> {
     if (id === this.d.defaultAgentId) return this.defaultRow(who.tenantId);
-    const row = this.d.store.get(who.tenantId, id);
+    const row = await this.d.store.get(who.tenantId, id);
     if (!row || (row.scope === 'personal' && row.owner_id !== who.userId)) throw runtimeError('agent_not_found', `no agent ${id}`);
     return row;
   }
 
-  private editableRow(who: CatalogCaller, id: string): AgentRow {
-    const row = this.visibleRow(who, id);
+  private async editableRow(who: CatalogCaller, id: string): Promise<AgentRow> {
+    const row = await this.visibleRow(who, id);
     if (!canEdit(who, row)) throw runtimeError('forbidden', 'only admins edit tenant agents');
     return row;
   }

@@ -2,6 +2,7 @@
  * Ports of the agent catalog (issue 17 item 1): the store of agent rows (store/agents.ts) and who
  * asks. Pure types.
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import type { AgentView, CatalogScope } from '../../contracts.js';
 
 /** An agent's configuration as stored in `config_json` (everything but id, name, scope, owner, times). */
@@ -19,14 +20,14 @@ export interface AgentRow {
   updated_at: string;
 }
 
-/** Agent rows of a tenant. */
+/** Agent rows of a tenant (Awaitable: SQLite answers now, PostgreSQL later; issue 21 item 1). */
 export interface AgentStore {
-  get(tenantId: string, id: string): AgentRow | undefined;
+  get(tenantId: string, id: string): Awaitable<AgentRow | undefined>;
   /** The tenant's agents and `ownerId`'s personal ones, by name. */
-  visible(tenantId: string, ownerId: string): AgentRow[];
+  visible(tenantId: string, ownerId: string): Awaitable<AgentRow[]>;
   /** Insert or replace the row (by tenant and id). */
-  put(row: AgentRow): void;
-  delete(tenantId: string, id: string): boolean;
+  put(row: AgentRow): Awaitable<void>;
+  delete(tenantId: string, id: string): Awaitable<boolean>;
 }
 
 /** Who asks: the tenant, the user, and whether the user holds the `admin` role. */

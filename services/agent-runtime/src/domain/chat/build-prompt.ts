@@ -69,7 +69,7 @@ function inputToModel(m: ChatMessageInput): OpenAiMessage {
  * Build the prompt from the history, this turn's input and the context message, and record the
  * history figures and model role in the trace.
  */
-export function buildPrompt(d: Pick<ChatDeps, 'settings' | 'profile' | 'skills'>, turn: Turn, history: readonly MessageRow[], input: readonly ChatMessageInput[], context: OpenAiMessage | null): Prompt {
+export async function buildPrompt(d: Pick<ChatDeps, 'settings' | 'profile' | 'skills'>, turn: Turn, history: readonly MessageRow[], input: readonly ChatMessageInput[], context: OpenAiMessage | null): Promise<Prompt> {
   const s = d.settings;
   const { trace } = turn;
   const parts: PromptPart[] = [];
@@ -77,11 +77,11 @@ export function buildPrompt(d: Pick<ChatDeps, 'settings' | 'profile' | 'skills'>
   // The agent's instructions (issue 17 item 1), then the skills' names and descriptions (item 2; bodies load with `load_skill`).
   const agent = turn.p.agent;
   if (agent?.instructions) parts.push({ name: 'agent_instructions', message: { role: 'system', content: agent.instructions } });
-  const skills = d.skills?.offered(turn.p.who.tenantId, turn.p.who.userId) ?? [];
+  const skills = (await d.skills?.offered(turn.p.who.tenantId, turn.p.who.userId)) ?? [];
   const skillsText = skillsPromptPart(skills);
   if (skillsText) parts.push({ name: 'skills', message: { role: 'system', content: skillsText } });
   // The user's profile (issue 13 item 2), within AGENT_RUNTIME_PROFILE_BUDGET_TOKENS.
-  const profile = d.profile?.contextPart(turn.p.who.tenantId, turn.p.who.userId) ?? null;
+  const profile = (await d.profile?.contextPart(turn.p.who.tenantId, turn.p.who.userId)) ?? null;
   if (profile) parts.push({ name: 'profile', message: { role: 'system', content: profile.text } });
   if (context) parts.push({ name: 'context', message: context });
   const system = parts.map((x) => x.message);

@@ -52,8 +52,8 @@ export async function modelAndToolLoop(d: ChatDeps, turn: Turn, prompt: Prompt):
   const { who, agentId } = turn.p;
   const { trace, sink, signal } = turn;
   const { messages, role } = prompt;
-  const rules = d.policyRules(who.tenantId);
-  const gate = d.toolGate?.(who.tenantId, who) ?? null;
+  const rules = await d.policyRules(who.tenantId);
+  const gate = (await d.toolGate?.(who.tenantId, who)) ?? null;
   // Issue 17 item 1: the agent's approval floor and tool allow-list; item 2: `load_skill` when skills are offered.
   const agent = turn.p.agent;
   const turnTools: RegisteredTool[] = prompt.skills && d.skills ? [{ ...d.skills.tool, source: SKILLS_SOURCE }] : [];

@@ -11,7 +11,7 @@ import { nextId, type ChatDeps, type Turn } from './turn.js';
  * Persist the input and set `turn.userMessageId`.
  * @returns the history before this turn: the conversation's items when the turn runs over one, else the session's (empty for a new session).
  */
-export function persistInput(d: Pick<ChatDeps, 'sessions'>, turn: Turn, g: GuardedInput): MessageRow[] {
+export async function persistInput(d: Pick<ChatDeps, 'sessions'>, turn: Turn, g: GuardedInput): Promise<MessageRow[]> {
   const { session, isNew, who } = turn.p;
   const now = new Date().toISOString();
   const inputRows: NewMessage[] = g.input.map((m, i) => ({
@@ -20,10 +20,10 @@ export function persistInput(d: Pick<ChatDeps, 'sessions'>, turn: Turn, g: Guard
     trace: g.excluded !== null && i === g.input.length - 1 ? JSON.stringify({ excluded: true, reason: g.excluded }) : null, receipt: null, created_at: now,
   }));
   turn.userMessageId = inputRows[inputRows.length - 1]!.id;
-  const historyRows = turn.p.conversation?.history ?? (isNew ? [] : d.sessions.messages(session.id));
+  const historyRows = turn.p.conversation?.history ?? (isNew ? [] : await d.sessions.messages(session.id));
   if (isNew) {
     const fallback = g.userText.trim().replace(/\s+/g, ' ').slice(0, 60) || 'New chat';
-    d.sessions.create({ ...session, title: fallback, title_source: 'fallback' }, inputRows);
-  } else d.sessions.appendMessages(session.id, inputRows, now);
+    await d.sessions.create({ ...session, title: fallback, title_source: 'fallback' }, inputRows);
+  } else await d.sessions.appendMessages(session.id, inputRows, now);
   return historyRows;
 }

@@ -31,6 +31,6 @@ export function assistantRow(turn: Turn, id: string, content: string, trace: str
 }
 
 /** Append the turn's output messages (tool exchanges, then the answer) to its session. */
-export function persistOutput(d: Pick<ChatDeps, 'sessions'>, turn: Turn, rows: NewMessage[]): void {
-  d.sessions.appendMessages(turn.p.session.id, rows, new Date().toISOString());
+export async function persistOutput(d: Pick<ChatDeps, 'sessions'>, turn: Turn, rows: NewMessage[]): Promise<void> {
+  await d.sessions.appendMessages(turn.p.session.id, rows, new Date().toISOString());
 }

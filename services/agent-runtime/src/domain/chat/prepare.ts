@@ -19,9 +19,9 @@ import { nextId, type ChatDeps, type PreparedTurn, type TurnIdentity } from './t
  *   `agent_not_allowed` (403) when the caller's permission profiles do not open the agent (issue 13 item 8),
  *   `agent_not_found` (404) when the named agent is unknown or another user's personal agent (issue 17 item 1).
  */
-export function prepareTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations' | 'agentGate' | 'agents'>, req: ChatRequest, who: TurnIdentity): PreparedTurn {
-  const prepared = withAgent(d, req, who, resolveTurn(d, req, who));
-  const gate = d.agentGate?.(who.tenantId, who) ?? null;
+export async function prepareTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations' | 'agentGate' | 'agents'>, req: ChatRequest, who: TurnIdentity): Promise<PreparedTurn> {
+  const prepared = await withAgent(d, req, who, await resolveTurn(d, req, who));
+  const gate = (await d.agentGate?.(who.tenantId, who)) ?? null;
   if (gate && !gate(prepared.agentId)) throw runtimeError('agent_not_allowed', `your permission profiles do not open the agent "${prepared.agentId}"`);
   return req.client_tools?.length ? { ...prepared, clientTools: req.client_tools } : prepared;
 }
@@ -32,22 +32,22 @@ export function prepareTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'convers
  * agent that is gone since runs as the default agent. The permission-profile gate runs after, on the
  * agent that runs.
  */
-function withAgent(d: Pick<ChatDeps, 'settings' | 'agents' | 'agentGate'>, req: ChatRequest, who: TurnIdentity, p: PreparedTurn): PreparedTurn {
+async function withAgent(d: Pick<ChatDeps, 'settings' | 'agents' | 'agentGate'>, req: ChatRequest, who: TurnIdentity, p: PreparedTurn): Promise<PreparedTurn> {
   if (!d.agents) return p;
-  const gate = d.agentGate?.(who.tenantId, who) ?? null;
+  const gate = (await d.agentGate?.(who.tenantId, who)) ?? null;
   // A profile that does not open the agent answers 403 whether or not the agent exists (as before the catalog).
   if (gate && !gate(p.agentId)) return p;
   try {
-    return { ...p, agent: d.agents.resolve(who.tenantId, who.userId, p.agentId) };
+    return { ...p, agent: await d.agents.resolve(who.tenantId, who.userId, p.agentId) };
   } catch (err) {
     if (req.agent_id !== undefined || !isDomainError(err)) throw err;
     const agentId = d.settings.defaultAgentId;
-    return { ...p, agentId, agent: d.agents.resolve(who.tenantId, who.userId, agentId) };
+    return { ...p, agentId, agent: await d.agents.resolve(who.tenantId, who.userId, agentId) };
   }
 }
 
 /** The session and agent of `req` (validated, nothing written). */
-function resolveTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations'>, req: ChatRequest, who: TurnIdentity): PreparedTurn {
+async function resolveTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations'>, req: ChatRequest, who: TurnIdentity): Promise<PreparedTurn> {
   const last = req.messages[req.messages.length - 1];
   // Issue 17 item 5: a turn may instead end with `tool` results answering calls handed back to the client.
   const answersTools = last?.role === 'tool' && req.session_id !== undefined && req.conversation_id === undefined && !req.conversation;
@@ -57,12 +57,12 @@ function resolveTurn(d: Pick<ChatDeps, 'sessions' | 'settings' | 'conversations'
     if (typeof m.content !== 'string' && m.content.length === 0) throw invalidField('content parts must not be empty', `body.messages.${i}.content`);
     if (partsText(m.content).trim() === '' && !hasImage(m.content) && !hasFilePart(m.content)) throw invalidField('message content must not be empty', `body.messages.${i}.content`);
   }
-  const bound = bindConversation(d.conversations, req, who);
+  const bound = await bindConversation(d.conversations, req, who);
   if (bound?.sessionId) req = { ...req, session_id: bound.sessionId };
   const conv = bound ? { conversation: bound.binding } : {};
   const now = new Date().toISOString();
   if (req.session_id !== undefined) {
-    const s = d.sessions.get(req.session_id, who.tenantId, who.userId);
+    const s = await d.sessions.get(req.session_id, who.tenantId, who.userId);
     if (!s) throw runtimeError('session_not_found', `no session ${req.session_id}`);
     return { who, session: s, isNew: false, agentId: req.agent_id ?? s.agent_id, input: req.messages, ...conv };
   }

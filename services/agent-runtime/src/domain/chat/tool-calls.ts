@@ -75,7 +75,7 @@ function planCalls(d: Pick<ChatDeps, 'tools'>, turn: Turn, round: ToolRound, cal
 async function awaitApprovals(d: Pick<ChatDeps, 'approvals' | 'settings'>, turn: Turn, asks: PlannedCall[], streamed: string): Promise<TurnOutcome | null> {
   const { who, session, agentId } = turn.p;
   const timeoutMs = d.settings.approvalTimeoutSeconds * 1000;
-  const filed = d.approvals.file(asks.map((x) => ({
+  const filed = await d.approvals.file(asks.map((x) => ({
     tenantId: who.tenantId, userId: who.userId, sessionId: session.id, agentId, turnId: who.turnId, tool: x.call.name, callId: x.call.id, arguments: x.args,
   })), timeoutMs);
   asks.forEach((x, i) => { x.approvalId = filed[i]!.id; });

@@ -5,6 +5,7 @@
  */
 import type { TurnPayloadType } from '../../../../shared/events/turn-events.js';
 import { ulidFactory } from '../../../../shared/identity/ulid.js';
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import {
   TOOL_RESULT_STREAM_LIMIT, type AgentRuntimeSettings, type ApprovalView, type ChatMessageInput, type ClientTool, type ProcessingTrace, type ReceiptRef,
   type ServiceCall, type StreamEventMap, type StreamEventName,
@@ -50,11 +51,11 @@ export interface ChatDeps {
   events: TurnEvents;
   tools: ToolRegistry;
   /** Policy rules in force for a tenant (config + admin). */
-  policyRules(tenantId: string): SourcedRule[];
+  policyRules(tenantId: string): Awaitable<SourcedRule[]>;
   /** The agents the caller's permission profiles allow (issue 13 item 8); absent or null = every agent. */
-  agentGate?(tenantId: string, who: TurnIdentity): ((agentId: string) => boolean) | null;
+  agentGate?(tenantId: string, who: TurnIdentity): Awaitable<((agentId: string) => boolean) | null>;
   /** The tools the caller's permission profiles allow (issue 13 item 8); absent or null = every tool. */
-  toolGate?(tenantId: string, who: TurnIdentity): ToolGate | null;
+  toolGate?(tenantId: string, who: TurnIdentity): Awaitable<ToolGate | null>;
   approvals: ApprovalCenter;
   /** Base URLs of every service, for tool contexts. */
   serviceUrls: Readonly<Record<string, string>>;
@@ -66,11 +67,11 @@ export interface ChatDeps {
   /** Durable conversations (issue 13 item 4); absent = a request naming one is refused (`conversations_disabled`). */
   conversations?: ConversationPort;
   /** Stores each turn's context record when it ends (issue 13 item 5); absent = none kept. Never throws. */
-  contextRecords?: { record(p: PreparedTurn, o: TurnOutcome): void };
+  contextRecords?: { record(p: PreparedTurn, o: TurnOutcome): Awaitable<void> };
   /** The user's profile as a prompt part within its token budget (issue 13 item 2; domain/profile/service.ts); absent or null = none. */
-  profile?: { contextPart(tenantId: string, userId: string): { text: string; tokens: number } | null };
+  profile?: { contextPart(tenantId: string, userId: string): Awaitable<{ text: string; tokens: number } | null> };
   /** The agent catalog (issue 17 item 1; domain/agents/catalog.ts): the agent a turn runs, for its caller; absent = every agent id runs with the defaults. */
-  agents?: { resolve(tenantId: string, userId: string, agentId: string): ResolvedAgent };
+  agents?: { resolve(tenantId: string, userId: string, agentId: string): Awaitable<ResolvedAgent> };
   /** Skills (issue 17 item 2; domain/skills/): offered by name and description, loaded by `tool` (`load_skill`); absent = none. */
   skills?: SkillSource & { tool: AgentTool };
 }

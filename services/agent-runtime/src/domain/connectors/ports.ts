@@ -2,6 +2,7 @@
  * Ports of the knowledge connectors (issue 18 item 3): the store of connectors, their per-item
  * state and sync jobs; a source (folder or IMAP, implemented in clients/); the knowledge sink.
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import type { ConnectorCheck, ConnectorKind, Surface } from '../../contracts/connectors.js';
 
 /** Who the connector's documents belong to: the admin that created it (knowledge calls run as them). */
@@ -62,26 +63,26 @@ export interface JobRow {
 
 /** Persistence of connectors, their documents and jobs. */
 export interface ConnectorStore {
-  get(tenantId: string, id: string): ConnectorRow | undefined;
-  list(tenantId: string): ConnectorRow[];
+  get(tenantId: string, id: string): Awaitable<ConnectorRow | undefined>;
+  list(tenantId: string): Awaitable<ConnectorRow[]>;
   /** Every connector with a schedule, all tenants. */
-  scheduled(): ConnectorRow[];
-  put(row: ConnectorRow): void;
-  delete(tenantId: string, id: string): boolean;
-  setStatus(tenantId: string, id: string, status: string, lastError: string | null, lastSyncAt: string | null): void;
-  documents(tenantId: string, connectorId: string): DocumentRow[];
-  putDocument(row: DocumentRow): void;
+  scheduled(): Awaitable<ConnectorRow[]>;
+  put(row: ConnectorRow): Awaitable<void>;
+  delete(tenantId: string, id: string): Awaitable<boolean>;
+  setStatus(tenantId: string, id: string, status: string, lastError: string | null, lastSyncAt: string | null): Awaitable<void>;
+  documents(tenantId: string, connectorId: string): Awaitable<DocumentRow[]>;
+  putDocument(row: DocumentRow): Awaitable<void>;
   /** Delete every row of `itemKey`. */
-  deleteItem(tenantId: string, connectorId: string, itemKey: string): void;
-  deleteDocuments(tenantId: string, connectorId: string): void;
-  job(tenantId: string, id: string): JobRow | undefined;
+  deleteItem(tenantId: string, connectorId: string, itemKey: string): Awaitable<void>;
+  deleteDocuments(tenantId: string, connectorId: string): Awaitable<void>;
+  job(tenantId: string, id: string): Awaitable<JobRow | undefined>;
   /** The tenant's newest jobs, at most `limit` (issue 19 item 5: `GET /v1/admin/jobs`). */
-  jobs(tenantId: string, limit: number): JobRow[];
-  putJob(row: JobRow): void;
+  jobs(tenantId: string, limit: number): Awaitable<JobRow[]>;
+  putJob(row: JobRow): Awaitable<void>;
   /** Jobs `queued` or `running` (resumed at start), oldest first. */
-  unfinishedJobs(): JobRow[];
+  unfinishedJobs(): Awaitable<JobRow[]>;
   /** The unfinished job of a connector, if any. */
-  activeJob(tenantId: string, connectorId: string | null): JobRow | undefined;
+  activeJob(tenantId: string, connectorId: string | null): Awaitable<JobRow | undefined>;
 }
 
 /** A current item of the source: enough to tell new, changed and unchanged apart. */

@@ -82,26 +82,26 @@ export class ConnectorAdmin {
   constructor(private readonly d: ConnectorAdminDeps) {}
 
   /** The tenant's connectors. */
-  list(tenantId: string): ConnectorView[] { return this.d.store.list(tenantId).map(connectorView); }
+  async list(tenantId: string): Promise<ConnectorView[]> { return (await this.d.store.list(tenantId)).map(connectorView); }
 
   /** A connector row. @throws DomainError `connector_not_found`. */
-  row(tenantId: string, id: string): ConnectorRow {
-    const r = this.d.store.get(tenantId, id);
+  async row(tenantId: string, id: string): Promise<ConnectorRow> {
+    const r = await this.d.store.get(tenantId, id);
     if (!r) throw connectorNotFound();
     return r;
   }
 
   /** One connector. @throws DomainError `connector_not_found`. */
-  get(tenantId: string, id: string): ConnectorView { return connectorView(this.row(tenantId, id)); }
+  async get(tenantId: string, id: string): Promise<ConnectorView> { return connectorView(await this.row(tenantId, id)); }
 
   /** Create a connector owned by `owner`. @throws DomainError `connector_config_invalid`. */
-  create(tenantId: string, owner: ConnectorOwner, b: ConnectorCreate): ConnectorView {
+  async create(tenantId: string, owner: ConnectorOwner, b: ConnectorCreate): Promise<ConnectorView> {
     const now = new Date().toISOString();
     const row: ConnectorRow = {
       id: newId(), tenant_id: tenantId, kind: b.kind, name: b.name.trim() || b.kind, config: checkConfig(b.kind, b.config), ...visibilityOf(b),
       schedule_minutes: b.schedule_minutes ?? null, selected: null, owner, status: 'idle', last_sync_at: null, last_error: null, created_at: now, updated_at: now,
     };
-    this.d.store.put(row);
+    await this.d.store.put(row);
     return connectorView(row);
   }
 
@@ -109,8 +109,8 @@ export class ConnectorAdmin {
    * Replace (PUT) or patch a connector; the kind never changes. A visibility change applies to
    * documents synced from then on (a re-sync of changed items). @throws `connector_not_found`, `connector_config_invalid`.
    */
-  update(tenantId: string, id: string, b: ConnectorPatch & { kind?: ConnectorRow['kind'] }, replace: boolean): ConnectorView {
-    const cur = this.row(tenantId, id);
+  async update(tenantId: string, id: string, b: ConnectorPatch & { kind?: ConnectorRow['kind'] }, replace: boolean): Promise<ConnectorView> {
+    const cur = await this.row(tenantId, id);
     if (b.kind && b.kind !== cur.kind) throw invalid('the kind of a connector cannot change');
     const vis = replace || b.visibility_mode !== undefined || b.audience_tags !== undefined || b.user_grants !== undefined
       ? visibilityOf(replace ? b : { visibility_mode: b.visibility_mode ?? cur.visibility_mode, audience_tags: b.audience_tags ?? cur.audience_tags, user_grants: b.user_grants ?? cur.user_grants })
@@ -122,26 +122,26 @@ export class ConnectorAdmin {
       schedule_minutes: b.schedule_minutes !== undefined ? b.schedule_minutes : replace ? null : cur.schedule_minutes,
       updated_at: new Date().toISOString(),
     };
-    this.d.store.put(next);
+    await this.d.store.put(next);
     return connectorView(next);
   }
 
   /** Delete a connector and its knowledge documents. @throws DomainError `connector_not_found`. */
   async delete(tenantId: string, id: string): Promise<void> {
-    const cur = this.row(tenantId, id);
-    for (const doc of this.d.store.documents(tenantId, id)) {
+    const cur = await this.row(tenantId, id);
+    for (const doc of await this.d.store.documents(tenantId, id)) {
       if (!doc.document_id) continue;
       try { await this.d.sink.remove(tenantId, cur.owner, doc.document_id); } catch (err) {
         this.d.log.warn({ connector_id: id, document_id: doc.document_id, err: (err as Error).message }, 'a connector document could not be deleted from knowledge');
       }
     }
-    this.d.store.deleteDocuments(tenantId, id);
-    this.d.store.delete(tenantId, id);
+    await this.d.store.deleteDocuments(tenantId, id);
+    await this.d.store.delete(tenantId, id);
   }
 
   /** Test the connection (never throws for an unreachable source: `{ok: false, error}`). @throws `connector_not_found`. */
   async check(tenantId: string, id: string): Promise<ConnectorCheck> {
-    const c = this.row(tenantId, id);
+    const c = await this.row(tenantId, id);
     let src;
     try { src = await this.d.open(c); } catch (err) {
       return { ok: false, error: (err as Error).message, detail: 'the connector could not be opened' };
@@ -151,7 +151,7 @@ export class ConnectorAdmin {
 
   /** What the connector can reach and which parts are selected. @throws `connector_not_found`, `connector_config_invalid` (source unreachable). */
   async surfaces(tenantId: string, id: string): Promise<Surface[]> {
-    const c = this.row(tenantId, id);
+    const c = await this.row(tenantId, id);
     const src = await this.d.open(c);
     try { return await src.surfaces(c.selected); } catch (err) {
       throw invalid(`the source cannot be listed: ${(err as Error).message}`);
@@ -160,18 +160,18 @@ export class ConnectorAdmin {
 
   /** Choose the surfaces to sync (replaces the selection). @throws `connector_not_found`, `connector_config_invalid` (an unknown id). */
   async select(tenantId: string, id: string, selected: string[]): Promise<Surface[]> {
-    const c = this.row(tenantId, id);
+    const c = await this.row(tenantId, id);
     const known = await this.surfaces(tenantId, id);
     const unknown = selected.find((s) => !known.some((k) => k.id === s));
     if (unknown !== undefined) throw invalid(`unknown surface: ${unknown}`);
     const sel = [...new Set(selected)];
-    this.d.store.put({ ...c, selected: sel, updated_at: new Date().toISOString() });
+    await this.d.store.put({ ...c, selected: sel, updated_at: new Date().toISOString() });
     return known.map((k) => ({ ...k, selected: sel.includes(k.id) }));
   }
 
   /** The synced items of a connector. @throws `connector_not_found`. */
-  documents(tenantId: string, id: string): ConnectorDocument[] {
-    this.row(tenantId, id);
-    return this.d.store.documents(tenantId, id).map((r) => ({ path_or_uid: r.path_or_uid, document_id: r.document_id, status: r.status, last_error: r.last_error, synced_at: r.synced_at }));
+  async documents(tenantId: string, id: string): Promise<ConnectorDocument[]> {
+    await this.row(tenantId, id);
+    return (await this.d.store.documents(tenantId, id)).map((r) => ({ path_or_uid: r.path_or_uid, document_id: r.document_id, status: r.status, last_error: r.last_error, synced_at: r.synced_at }));
   }
 }

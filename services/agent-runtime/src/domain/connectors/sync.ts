@@ -47,6 +47,7 @@ export function jobView(j: JobRow): SyncJobView {
 export class ConnectorSync {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  private ticking = false;
   private timer: NodeJS.Timeout | null = null;
   /** Jobs an admin cancelled while queued or running (issue 19 item 5). */
   private readonly cancelled = new Set<string>();
@@ -62,47 +63,47 @@ export class ConnectorSync {
    * Queue a sync of one connector (or all of the tenant); an unfinished job for the same target is
    * answered instead of a second one. @throws DomainError `connector_not_found`.
    */
-  enqueue(tenantId: string, connectorId: string | null): JobRow {
-    if (connectorId && !this.d.store.get(tenantId, connectorId)) throw connectorNotFound();
-    const active = this.d.store.activeJob(tenantId, connectorId);
+  async enqueue(tenantId: string, connectorId: string | null): Promise<JobRow> {
+    if (connectorId && !(await this.d.store.get(tenantId, connectorId))) throw connectorNotFound();
+    const active = await this.d.store.activeJob(tenantId, connectorId);
     if (active) return active;
     const job: JobRow = { id: newId(), tenant_id: tenantId, connector_id: connectorId, state: 'queued', total: 0, done: 0, failed: 0, started_at: null, finished_at: null, error: null, created_at: this.iso() };
-    this.d.store.putJob(job);
+    await this.d.store.putJob(job);
     this.schedule(job);
     return job;
   }
 
   /** A job of the tenant. @throws DomainError `sync_job_not_found`. */
-  job(tenantId: string, id: string): SyncJobView {
-    const j = this.d.store.job(tenantId, id);
+  async job(tenantId: string, id: string): Promise<SyncJobView> {
+    const j = await this.d.store.job(tenantId, id);
     if (!j) throw new DomainError('sync_job_not_found', 'no such sync job');
     return jobView(j);
   }
 
   /** The tenant's newest jobs (issue 19 item 5). */
-  list(tenantId: string, limit = 100): SyncJobView[] {
-    return this.d.store.jobs(tenantId, limit).map(jobView);
+  async list(tenantId: string, limit = 100): Promise<SyncJobView[]> {
+    return (await this.d.store.jobs(tenantId, limit)).map(jobView);
   }
 
   /**
    * Cancel a queued or running job (issue 19 item 5): a queued one ends now, a running one after
    * the items in flight; items already synced stay. @throws DomainError `sync_job_not_found`, `sync_job_finished`.
    */
-  cancel(tenantId: string, id: string): SyncJobView {
-    const j = this.d.store.job(tenantId, id);
+  async cancel(tenantId: string, id: string): Promise<SyncJobView> {
+    const j = await this.d.store.job(tenantId, id);
     if (!j) throw new DomainError('sync_job_not_found', 'no such sync job');
     if (j.state !== 'queued' && j.state !== 'running') throw new DomainError('sync_job_finished', `the job already ended (${j.state})`);
     this.cancelled.add(id);
     const row: JobRow = { ...j, state: 'cancelled', finished_at: this.iso(), error: null };
-    this.d.store.putJob(row);
+    await this.d.store.putJob(row);
     return jobView(row);
   }
 
   private halted(jobId: string): boolean { return this.closed || this.cancelled.has(jobId); }
 
   /** Resume the jobs a stop left unfinished; returns how many. */
-  resume(): number {
-    const jobs = this.d.store.unfinishedJobs();
+  async resume(): Promise<number> {
+    const jobs = await this.d.store.unfinishedJobs();
     for (const j of jobs) this.schedule(j);
     if (jobs.length) this.d.log.info({ jobs: jobs.length }, 'connector sync jobs cut short by a stop resumed');
     return jobs.length;
@@ -111,21 +112,29 @@ export class ConnectorSync {
   /** Look at the schedule now and every `tickMs` (timer unref'd; cleared by `close`). */
   startSchedule(tickMs = SCHEDULE_TICK_MS): void {
     if (this.closed || this.timer) return;
-    this.tick();
-    this.timer = setInterval(() => this.tick(), tickMs);
+    const tick = (): void => {
+      this.tick().catch((err: unknown) => { this.d.log.warn({ err: (err as Error).message }, 'the connector schedule could not be read'); });
+    };
+    tick();
+    this.timer = setInterval(tick, tickMs);
     this.timer.unref();
   }
 
-  /** Queue the scheduled connectors that are due. */
-  tick(): void {
-    if (this.closed) return;
-    const now = this.now().getTime();
-    for (const c of this.d.store.scheduled()) {
-      if (!c.schedule_minutes) continue;
-      const last = c.last_sync_at ? Date.parse(c.last_sync_at) : 0;
-      if (now - last < c.schedule_minutes * 60_000) continue;
-      if (this.d.store.activeJob(c.tenant_id, c.id)) continue;
-      this.enqueue(c.tenant_id, c.id);
+  /** Queue the scheduled connectors that are due (a look still in progress makes this one a no-op). */
+  async tick(): Promise<void> {
+    if (this.closed || this.ticking) return;
+    this.ticking = true;
+    try {
+      const now = this.now().getTime();
+      for (const c of await this.d.store.scheduled()) {
+        if (!c.schedule_minutes) continue;
+        const last = c.last_sync_at ? Date.parse(c.last_sync_at) : 0;
+        if (now - last < c.schedule_minutes * 60_000) continue;
+        if (await this.d.store.activeJob(c.tenant_id, c.id)) continue;
+        await this.enqueue(c.tenant_id, c.id);
+      }
+    } finally {
+      this.ticking = false;
     }
   }
 
@@ -148,13 +157,13 @@ export class ConnectorSync {
 
   private async run(tenantId: string, jobId: string): Promise<void> {
     if (this.closed) return;
-    let job = this.d.store.job(tenantId, jobId);
+    let job = await this.d.store.job(tenantId, jobId);
     if (!job || job.state === 'succeeded' || job.state === 'failed' || job.state === 'cancelled') { this.cancelled.delete(jobId); return; }
     job = { ...job, state: 'running', started_at: job.started_at ?? this.iso() };
-    this.d.store.putJob(job);
-    const targets = job.connector_id ? [this.d.store.get(tenantId, job.connector_id)].filter((c): c is ConnectorRow => !!c) : this.d.store.list(tenantId);
+    await this.d.store.putJob(job);
+    const targets = job.connector_id ? [await this.d.store.get(tenantId, job.connector_id)].filter((c): c is ConnectorRow => !!c) : await this.d.store.list(tenantId);
     if (job.connector_id && !targets.length) {
-      this.d.store.putJob({ ...job, state: 'failed', error: 'the connector was deleted', finished_at: this.iso() });
+      await this.d.store.putJob({ ...job, state: 'failed', error: 'the connector was deleted', finished_at: this.iso() });
       return;
     }
     const errors: string[] = [];
@@ -165,27 +174,27 @@ export class ConnectorSync {
       } catch (err) {
         const msg = (err as Error).message;
         errors.push(targets.length > 1 ? `${c.name}: ${msg}` : msg);
-        this.d.store.setStatus(tenantId, c.id, 'error', msg, this.iso());
-        job = this.d.store.job(tenantId, jobId) ?? job;
+        await this.d.store.setStatus(tenantId, c.id, 'error', msg, this.iso());
+        job = (await this.d.store.job(tenantId, jobId)) ?? job;
       }
     }
     if (this.cancelled.delete(jobId)) {
-      const last = this.d.store.job(tenantId, jobId) ?? job;
-      this.d.store.putJob({ ...job, state: 'cancelled', error: null, finished_at: last.finished_at ?? this.iso() });
+      const last = (await this.d.store.job(tenantId, jobId)) ?? job;
+      await this.d.store.putJob({ ...job, state: 'cancelled', error: null, finished_at: last.finished_at ?? this.iso() });
       return;
     }
     if (this.closed) return;
-    this.d.store.putJob({ ...job, state: errors.length ? 'failed' : 'succeeded', error: errors.length ? errors.join('; ') : null, finished_at: this.iso() });
+    await this.d.store.putJob({ ...job, state: errors.length ? 'failed' : 'succeeded', error: errors.length ? errors.join('; ') : null, finished_at: this.iso() });
   }
 
   /** Sync one connector under `job`; returns the job with its progress. @throws Error when the source cannot be opened or listed. */
   private async syncConnector(job: JobRow, c: ConnectorRow): Promise<JobRow> {
-    this.d.store.setStatus(c.tenant_id, c.id, 'syncing', c.last_error, c.last_sync_at);
+    await this.d.store.setStatus(c.tenant_id, c.id, 'syncing', c.last_error, c.last_sync_at);
     const src = await this.d.open(c);
     try {
       const items = await src.list(c.selected);
       const stored = new Map<string, DocumentRow[]>();
-      for (const r of this.d.store.documents(c.tenant_id, c.id)) {
+      for (const r of await this.d.store.documents(c.tenant_id, c.id)) {
         const list = stored.get(r.item_key);
         if (list) list.push(r); else stored.set(r.item_key, [r]);
       }
@@ -198,25 +207,30 @@ export class ConnectorSync {
       });
       const gone = [...stored.keys()].filter((k) => !listed.has(k));
       const progress = { ...job, total: job.total + todo.length + gone.length };
-      this.d.store.putJob(progress);
-      const step = (failed: boolean): void => {
+      await this.d.store.putJob(progress);
+      // Progress writes go one after another (two workers' writes never land out of order).
+      let writes: Promise<void> = Promise.resolve();
+      const step = async (failed: boolean): Promise<void> => {
         progress.done += 1;
         if (failed) progress.failed += 1;
-        if (!this.cancelled.has(job.id)) this.d.store.putJob(progress);
+        if (this.cancelled.has(job.id)) return;
+        const snapshot = { ...progress };
+        writes = writes.then(async () => { await this.d.store.putJob(snapshot); });
+        await writes;
       };
       for (const key of gone) {
         if (this.halted(job.id)) return progress;
-        step(!(await this.removeItem(c, key, stored.get(key) ?? [])));
+        await step(!(await this.removeItem(c, key, stored.get(key) ?? [])));
       }
       let next = 0;
       const worker = async (): Promise<void> => {
         while (next < todo.length && !this.halted(job.id)) {
           const item = todo[next++]!;
-          step(!(await this.syncItem(c, src, item, stored.get(item.key) ?? [])));
+          await step(!(await this.syncItem(c, src, item, stored.get(item.key) ?? [])));
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, todo.length) }, worker));
-      if (!this.closed) this.d.store.setStatus(c.tenant_id, c.id, 'idle', null, this.iso());
+      if (!this.closed) await this.d.store.setStatus(c.tenant_id, c.id, 'idle', null, this.iso());
       return progress;
     } finally {
       await src.close().catch(() => {});
@@ -231,7 +245,7 @@ export class ConnectorSync {
       this.d.log.warn({ connector_id: c.id, err: (err as Error).message }, 'a deleted source item could not be removed from knowledge');
       return false;
     }
-    this.d.store.deleteItem(c.tenant_id, c.id, key);
+    await this.d.store.deleteItem(c.tenant_id, c.id, key);
     return true;
   }
 
@@ -243,12 +257,12 @@ export class ConnectorSync {
     try {
       fetched = await src.fetch(item);
     } catch (err) {
-      this.d.store.putDocument({ ...base, path_or_uid: item.key, document_id: old[0]?.document_id ?? null, status: 'failed', last_error: `read failed: ${(err as Error).message}`, size: null, mtime_ms: null, sha256: null });
+      await this.d.store.putDocument({ ...base, path_or_uid: item.key, document_id: old[0]?.document_id ?? null, status: 'failed', last_error: `read failed: ${(err as Error).message}`, size: null, mtime_ms: null, sha256: null });
       return false;
     }
     if (!fetched) return this.removeItem(c, item.key, old);
     if (old.length && fetched.sha256 && old.every((r) => r.sha256 === fetched.sha256)) {
-      for (const r of old) this.d.store.putDocument({ ...r, size: item.size, mtime_ms: item.mtime_ms });
+      for (const r of old) await this.d.store.putDocument({ ...r, size: item.size, mtime_ms: item.mtime_ms });
       return true;
     }
     const v = { visibility_mode: c.visibility_mode, audience_tags: c.audience_tags, user_grants: c.user_grants };
@@ -272,8 +286,8 @@ export class ConnectorSync {
         this.d.log.warn({ connector_id: c.id, err: (err as Error).message }, 'a replaced connector document could not be deleted from knowledge');
       }
     }
-    this.d.store.deleteItem(c.tenant_id, c.id, item.key);
-    for (const r of rows) this.d.store.putDocument(r);
+    await this.d.store.deleteItem(c.tenant_id, c.id, item.key);
+    for (const r of rows) await this.d.store.putDocument(r);
     return ok;
   }
 }

@@ -2,6 +2,7 @@
  * The store the context trace needs (issue 13 item 5), shaped so a PostgreSQL implementation could
  * stand behind it: rows are plain values, `record` is the JSON text of a `ContextRecord`.
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 
 /** A stored context record with the columns the owner check and the overview read. */
 export interface ContextRecordRow {
@@ -25,9 +26,9 @@ export interface ContextRecordStore {
    * Insert (or replace: one record per turn id) and keep at most `keepPerUser` records of that
    * user, removing the oldest. @returns how many older records were removed.
    */
-  put(row: ContextRecordRow, keepPerUser: number): number;
+  put(row: ContextRecordRow, keepPerUser: number): Awaitable<number>;
   /** The record of `turnId` in `tenantId`, whoever owns it. */
-  get(turnId: string, tenantId: string): ContextRecordRow | undefined;
+  get(turnId: string, tenantId: string): Awaitable<ContextRecordRow | undefined>;
   /** The user's newest records first. */
-  recent(tenantId: string, userId: string, limit: number): ContextRecordSummary[];
+  recent(tenantId: string, userId: string, limit: number): Awaitable<ContextRecordSummary[]>;
 }

@@ -40,7 +40,7 @@ export class ContextRecords {
    * Store the record of a finished turn. A turn without a turn id (no gateway stamp) or without a
    * journal is not recorded. Never throws: a failed write is logged and the turn goes on.
    */
-  record(p: PreparedTurn, o: TurnOutcome): void {
+  async record(p: PreparedTurn, o: TurnOutcome): Promise<void> {
     const turnId = p.who.turnId;
     if (!turnId || !o.journal) return;
     try {
@@ -48,7 +48,7 @@ export class ContextRecords {
         turnId, sessionId: o.sessionId, agentId: o.agentId, status: o.status, assistantMessageId: o.assistantMessageId,
         trace: o.trace, journal: o.journal, budgetTokens: this.o.budgetTokens, now: this.now(),
       });
-      this.o.store.put({
+      await this.o.store.put({
         turn_id: turnId, tenant_id: p.who.tenantId, user_id: p.who.userId, session_id: record.session_id, agent_id: record.agent_id,
         status: record.status, total_tokens: record.total_tokens, created_at: record.created_at, record: JSON.stringify(record),
       }, this.o.keepPerUser);
@@ -61,8 +61,8 @@ export class ContextRecords {
    * The context record of `turnId`.
    * @throws DomainError `context_not_found` (absent, or another user's for a non-admin).
    */
-  get(turnId: string, viewer: ContextViewer): ContextRecord {
-    const row = this.o.store.get(turnId, viewer.tenantId);
+  async get(turnId: string, viewer: ContextViewer): Promise<ContextRecord> {
+    const row = await this.o.store.get(turnId, viewer.tenantId);
     if (!row || (row.user_id !== viewer.userId && !viewer.roles.includes('admin'))) {
       throw runtimeError('context_not_found', `no context record for turn ${turnId}`);
     }
@@ -73,13 +73,13 @@ export class ContextRecords {
    * The step trace of `turnId`.
    * @throws DomainError `context_not_found`, as `get`.
    */
-  trace(turnId: string, viewer: ContextViewer): ContextTrace {
-    const r = this.get(turnId, viewer);
+  async trace(turnId: string, viewer: ContextViewer): Promise<ContextTrace> {
+    const r = await this.get(turnId, viewer);
     return { turn_id: r.turn_id, session_id: r.session_id, status: r.status, trace: r.trace, steps_omitted: r.steps_omitted };
   }
 
   /** The user's newest turns (summaries), newest first. */
-  recent(tenantId: string, userId: string, limit: number): ContextRecordSummary[] {
+  async recent(tenantId: string, userId: string, limit: number): Promise<ContextRecordSummary[]> {
     return this.o.store.recent(tenantId, userId, limit);
   }
 }

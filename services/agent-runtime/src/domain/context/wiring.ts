@@ -16,7 +16,7 @@ export interface WorkspaceSurfacesDeps {
   settings: Pick<AgentRuntimeSettings, 'contextBudgetTokens' | 'responseReserveTokens' | 'contextRecordsPerUser' | 'defaultAgentId'>;
   records: ContextRecordStore;
   sessions: Pick<SessionStore, 'list'>;
-  approvals: { list(tenantId: string, userId: string | null, status: string | null, limit?: number): ApprovalView[] };
+  approvals: { list(tenantId: string, userId: string | null, status: string | null, limit?: number): Promise<ApprovalView[]> };
   peers: OverviewPeers;
   log: { warn(obj: object, msg: string): void };
 }

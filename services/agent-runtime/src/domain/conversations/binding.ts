@@ -39,18 +39,18 @@ export interface ConversationPort {
    * @throws DomainError `conversations_disabled` (404), `conversation_not_found` (404),
    *   `conversation_busy` (409, a run is in progress), `invalid_request` (session of another conversation).
    */
-  bind(req: ChatRequest, who: TurnIdentity): BoundConversation | null;
+  bind(req: ChatRequest, who: TurnIdentity): Promise<BoundConversation | null>;
   /** Create the conversation a turn starts (`binding.created`). */
-  open(p: PreparedTurn): void;
+  open(p: PreparedTurn): Promise<void>;
   /** Append what the turn stored to its conversation. Never throws (a failure is logged). */
-  record(p: PreparedTurn, o: TurnOutcome): void;
+  record(p: PreparedTurn, o: TurnOutcome): Promise<void>;
 }
 
 /**
  * `bind` through the port, or, without one, refuse a request that names a conversation.
  * @throws DomainError as `ConversationPort.bind`; `conversations_disabled` without a port.
  */
-export function bindConversation(port: ConversationPort | undefined, req: ChatRequest, who: TurnIdentity): BoundConversation | null {
+export async function bindConversation(port: ConversationPort | undefined, req: ChatRequest, who: TurnIdentity): Promise<BoundConversation | null> {
   if (port) return port.bind(req, who);
   if (req.conversation_id !== undefined || req.conversation === true) throw runtimeError('conversations_disabled', 'durable conversations are not enabled (AGENT_RUNTIME_CONVERSATIONS_ENABLED)');
   return null;

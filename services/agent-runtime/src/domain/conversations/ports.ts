@@ -3,6 +3,7 @@
  * service": rows are plain values, no statement or database type leaks through, so a PostgreSQL
  * implementation could stand behind the same shape). store/conversations.ts implements it over SQLite.
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 
 /** A conversation row (`metadata` is JSON text; times ISO 8601). */
 export interface ConversationRow {
@@ -38,40 +39,40 @@ export interface ItemPageQuery { conversationId: string; order: 'asc' | 'desc'; 
 /** Conversations, their items and runs. Every read of a conversation is scoped by (tenant, user) by the caller. */
 export interface ConversationStore {
   /** Insert a conversation and (optionally) its first items atomically. */
-  create(row: ConversationRow, items?: NewItem[]): void;
+  create(row: ConversationRow, items?: NewItem[]): Awaitable<void>;
   /** The conversation if it belongs to (tenant, user). */
-  get(id: string, tenantId: string, userId: string): ConversationRow | undefined;
+  get(id: string, tenantId: string, userId: string): Awaitable<ConversationRow | undefined>;
   /** The conversation a chat session backs, if it belongs to (tenant, user). */
-  bySession(sessionId: string, tenantId: string, userId: string): ConversationRow | undefined;
+  bySession(sessionId: string, tenantId: string, userId: string): Awaitable<ConversationRow | undefined>;
   /** Newest first; `beforeId` is the keyset cursor (exclusive). */
-  list(tenantId: string, userId: string, limit: number, beforeId?: string): ConversationRow[];
+  list(tenantId: string, userId: string, limit: number, beforeId?: string): Awaitable<ConversationRow[]>;
   /** Replace the metadata. @returns whether the row exists. */
-  setMetadata(id: string, metadata: string, now: string): boolean;
+  setMetadata(id: string, metadata: string, now: string): Awaitable<boolean>;
   /** Point the conversation at the chat session its turns run in. */
-  linkSession(id: string, sessionId: string, now: string): void;
+  linkSession(id: string, sessionId: string, now: string): Awaitable<void>;
   /** Delete a conversation with its items and runs. @returns whether it existed. */
-  delete(id: string, tenantId: string, userId: string): boolean;
+  delete(id: string, tenantId: string, userId: string): Awaitable<boolean>;
   /** Append items at the end, in order, and touch the conversation. @returns false when the conversation is gone. */
-  appendItems(conversationId: string, items: NewItem[], now: string): boolean;
+  appendItems(conversationId: string, items: NewItem[], now: string): Awaitable<boolean>;
   /** Every item of a conversation in order. */
-  items(conversationId: string): ItemRow[];
+  items(conversationId: string): Awaitable<ItemRow[]>;
   /** One page of items. */
-  itemPage(q: ItemPageQuery): ItemRow[];
+  itemPage(q: ItemPageQuery): Awaitable<ItemRow[]>;
   /** One item of a conversation. */
-  item(conversationId: string, itemId: string): ItemRow | undefined;
+  item(conversationId: string, itemId: string): Awaitable<ItemRow | undefined>;
   /** @returns whether it existed. */
-  deleteItem(conversationId: string, itemId: string): boolean;
+  deleteItem(conversationId: string, itemId: string): Awaitable<boolean>;
   /** Rewrite input items after the turn that ran on them (redacted text, exclusion). */
-  rewriteItems(conversationId: string, rewrites: ItemRewrite[]): void;
+  rewriteItems(conversationId: string, rewrites: ItemRewrite[]): Awaitable<void>;
   /** Items a run appended, in order. */
-  itemsOfRun(conversationId: string, runId: string): ItemRow[];
-  insertRun(row: RunRow): void;
+  itemsOfRun(conversationId: string, runId: string): Awaitable<ItemRow[]>;
+  insertRun(row: RunRow): Awaitable<void>;
   /** A run of a conversation. */
-  run(conversationId: string, runId: string): RunRow | undefined;
+  run(conversationId: string, runId: string): Awaitable<RunRow | undefined>;
   /** Runs of a conversation, newest first. */
-  runs(conversationId: string, limit: number): RunRow[];
+  runs(conversationId: string, limit: number): Awaitable<RunRow[]>;
   /** Record how a run ended unless it is already `cancelled` (`status` cancelled always wins). @returns whether the row changed. */
-  finishRun(runId: string, end: RunEnd): boolean;
+  finishRun(runId: string, end: RunEnd): Awaitable<boolean>;
   /** Fail every queued or in-progress run (runs alive before a restart are gone). @returns how many. */
-  failActiveRuns(at: string, code: string, message: string): number;
+  failActiveRuns(at: string, code: string, message: string): Awaitable<number>;
 }

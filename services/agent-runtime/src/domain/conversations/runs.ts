@@ -28,7 +28,7 @@ const CANCEL_WAIT_MS = 5000;
 
 /** The chat engine as runs use it. */
 export interface RunEngine {
-  prepare(req: ChatRequest, who: TurnIdentity): PreparedTurn;
+  prepare(req: ChatRequest, who: TurnIdentity): Promise<PreparedTurn>;
   attach(p: PreparedTurn, signal?: AbortSignal): Promise<PreparedTurn>;
   run(p: PreparedTurn, sink: EventSink, signal: AbortSignal): Promise<TurnOutcome>;
 }
@@ -58,12 +58,12 @@ export function runEnd(o: TurnOutcome, cancelled: boolean): RunEnd {
 export class ConversationRuns {
   constructor(private readonly d: RunDeps) {}
 
-  private view(r: RunRow): ConversationRun {
-    return runView(r, this.d.store.itemsOfRun(r.conversation_id, r.id));
+  private async view(r: RunRow): Promise<ConversationRun> {
+    return runView(r, await this.d.store.itemsOfRun(r.conversation_id, r.id));
   }
 
-  private row(conversationId: string, runId: string): RunRow {
-    const r = this.d.store.run(conversationId, runId);
+  private async row(conversationId: string, runId: string): Promise<RunRow> {
+    const r = await this.d.store.run(conversationId, runId);
     if (!r) throw runtimeError('conversation_run_not_found', `no run ${runId} in conversation ${conversationId}`);
     return r;
   }
@@ -77,22 +77,27 @@ export class ConversationRuns {
    */
   async start(who: TurnIdentity, conversationId: string, body: RunCreate, signal: AbortSignal): Promise<ConversationRun> {
     const o: Owner = { tenantId: who.tenantId, userId: who.userId };
-    const c = this.d.conversations.conversation(conversationId, o);
-    // Synchronous up to the claim, so two requests cannot both start a run.
-    this.d.active.assertIdle(c.id);
-    if (body.items?.length) {
-      const now = new Date().toISOString();
-      this.d.store.appendItems(c.id, itemsFromInput(body.items, now, 'body.items', { turn_id: who.turnId }), now);
-    }
-    const split = splitForRun(this.d.store.items(c.id));
-    if (split.input.length === 0) throw invalidField('the conversation must end with a user message to run', 'body.items');
-    const sessionId = c.session_id && this.d.sessions.get(c.session_id, o.tenantId, o.userId) ? c.session_id : undefined;
-    const req: ChatRequest = { messages: split.input.map(itemToChatInput), ...(sessionId ? { session_id: sessionId } : {}), ...(body.agent_id ? { agent_id: body.agent_id } : {}) };
+    const c = await this.d.conversations.conversation(conversationId, o);
+    // Reserved up to the claim, so two requests cannot both start a run (the store's awaits may yield).
+    this.d.active.reserve(c.id);
+    let prepared: PreparedTurn;
     const runId = newId('run');
-    const prepared: PreparedTurn = {
-      ...this.d.engine.prepare(req, who),
-      conversation: { id: c.id, created: false, history: itemsToHistory(split.history), run: { id: runId, inputItemIds: split.input.map((i) => i.id) } },
-    };
+    try {
+      if (body.items?.length) {
+        const now = new Date().toISOString();
+        await this.d.store.appendItems(c.id, itemsFromInput(body.items, now, 'body.items', { turn_id: who.turnId }), now);
+      }
+      const split = splitForRun(await this.d.store.items(c.id));
+      if (split.input.length === 0) throw invalidField('the conversation must end with a user message to run', 'body.items');
+      const sessionId = c.session_id && await this.d.sessions.get(c.session_id, o.tenantId, o.userId) ? c.session_id : undefined;
+      const req: ChatRequest = { messages: split.input.map(itemToChatInput), ...(sessionId ? { session_id: sessionId } : {}), ...(body.agent_id ? { agent_id: body.agent_id } : {}) };
+      prepared = {
+        ...await this.d.engine.prepare(req, who),
+        conversation: { id: c.id, created: false, history: itemsToHistory(split.history), run: { id: runId, inputItemIds: split.input.map((i) => i.id) } },
+      };
+    } finally {
+      this.d.active.unreserve(c.id);
+    }
     let finish!: () => void;
     const active: ActiveRun = { runId, conversationId: c.id, abort: new AbortController(), done: new Promise<void>((r) => { finish = r; }) };
     const onClientGone = (): void => active.abort.abort();
@@ -102,12 +107,12 @@ export class ConversationRuns {
       if (signal.aborted) active.abort.abort();
       const p = await this.d.engine.attach(prepared, active.abort.signal);
       const now = new Date().toISOString();
-      this.d.store.insertRun({
+      await this.d.store.insertRun({
         id: runId, conversation_id: c.id, tenant_id: o.tenantId, user_id: o.userId, agent_id: p.agentId, status: 'in_progress', turn_id: who.turnId,
         model: null, usage: null, receipt: null, error_code: null, error_message: null, created_at: now, started_at: now, completed_at: null,
       });
       await this.execute(p, active);
-      return this.view(this.row(c.id, runId));
+      return await this.view(await this.row(c.id, runId));
     } finally {
       signal.removeEventListener('abort', onClientGone);
       this.d.active.release(active);
@@ -125,19 +130,21 @@ export class ConversationRuns {
       this.d.log.warn({ err, run_id: active.runId }, 'a conversation run failed');
       end = { status: 'failed', model: null, usage: null, receipt: null, error_code: 'internal_error', error_message: 'the run failed', completed_at: new Date().toISOString() };
     }
-    this.d.store.finishRun(active.runId, end);
+    await this.d.store.finishRun(active.runId, end);
   }
 
   /** One run. @throws DomainError `conversation_not_found`, `conversation_run_not_found`. */
-  get(o: Owner, conversationId: string, runId: string): ConversationRun {
-    const c = this.d.conversations.conversation(conversationId, o);
-    return this.view(this.row(c.id, runId));
+  async get(o: Owner, conversationId: string, runId: string): Promise<ConversationRun> {
+    const c = await this.d.conversations.conversation(conversationId, o);
+    return this.view(await this.row(c.id, runId));
   }
 
   /** Runs of a conversation, newest first. */
-  list(o: Owner, conversationId: string, limit = CONVERSATION_PAGE_DEFAULT): ConversationRunPage {
-    const c = this.d.conversations.conversation(conversationId, o);
-    return { items: this.d.store.runs(c.id, limit).map((r) => this.view(r)) };
+  async list(o: Owner, conversationId: string, limit = CONVERSATION_PAGE_DEFAULT): Promise<ConversationRunPage> {
+    const c = await this.d.conversations.conversation(conversationId, o);
+    const items: ConversationRun[] = [];
+    for (const r of await this.d.store.runs(c.id, limit)) items.push(await this.view(r));
+    return { items };
   }
 
   /**
@@ -146,8 +153,8 @@ export class ConversationRuns {
    * @throws DomainError `conversation_run_not_found`, `conversation_run_finished` (409: completed or failed).
    */
   async cancel(o: Owner, conversationId: string, runId: string): Promise<ConversationRun> {
-    const c = this.d.conversations.conversation(conversationId, o);
-    const r = this.row(c.id, runId);
+    const c = await this.d.conversations.conversation(conversationId, o);
+    const r = await this.row(c.id, runId);
     if (r.status === 'cancelled') return this.view(r);
     if (r.status === 'completed' || r.status === 'failed') throw runtimeError('conversation_run_finished', `run ${runId} already ended (${r.status})`);
     const active = this.d.active.byId(runId);
@@ -155,7 +162,7 @@ export class ConversationRuns {
       active.abort.abort();
       await Promise.race([active.done, new Promise((res) => setTimeout(res, CANCEL_WAIT_MS).unref())]);
     }
-    this.d.store.finishRun(runId, { status: 'cancelled', model: null, usage: null, receipt: null, error_code: null, error_message: null, completed_at: new Date().toISOString() });
-    return this.view(this.row(c.id, runId));
+    await this.d.store.finishRun(runId, { status: 'cancelled', model: null, usage: null, receipt: null, error_code: null, error_message: null, completed_at: new Date().toISOString() });
+    return this.view(await this.row(c.id, runId));
   }
 }

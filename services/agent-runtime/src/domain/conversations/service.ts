@@ -33,10 +33,27 @@ export interface ActiveRun {
 /** The runs in progress in this process, one per conversation at most. */
 export class ActiveRuns {
   private readonly byConversation = new Map<string, ActiveRun>();
+  private readonly starting = new Set<string>();
 
   /** @throws DomainError `conversation_busy` (409) when a run is in progress on the conversation. */
   assertIdle(conversationId: string): void {
     if (this.byConversation.has(conversationId)) throw runtimeError('conversation_busy', `a run is in progress on conversation ${conversationId}`);
+  }
+
+  /**
+   * Hold the conversation while a run is being set up (its awaits on PostgreSQL let other requests
+   * in): a second `reserve` of it throws until `unreserve`. `assertIdle` (appends, chat binds) does
+   * not look at reservations, as before the store became async. @throws DomainError `conversation_busy`.
+   */
+  reserve(conversationId: string): void {
+    this.assertIdle(conversationId);
+    if (this.starting.has(conversationId)) throw runtimeError('conversation_busy', `a run is in progress on conversation ${conversationId}`);
+    this.starting.add(conversationId);
+  }
+
+  /** Drop a reservation of `reserve`. */
+  unreserve(conversationId: string): void {
+    this.starting.delete(conversationId);
   }
 
   /** Claim the conversation for a run. @throws DomainError `conversation_busy`. */
@@ -73,8 +90,8 @@ export interface ConversationDeps {
   store: ConversationStore;
   sessions: Pick<SessionStore, 'get' | 'messages'>;
   active: ActiveRuns;
-  /** Runs a synchronous function in one transaction. */
-  tx<T>(fn: () => T): T;
+  /** Runs `fn` in one transaction (await only store calls inside it). */
+  tx<T>(fn: () => Promise<T>): Promise<T>;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -88,29 +105,29 @@ export class ConversationService implements ConversationPort {
   }
 
   /** The caller's conversation. @throws DomainError `conversations_disabled`, `conversation_not_found`. */
-  conversation(id: string, o: Owner): ConversationRow {
+  async conversation(id: string, o: Owner): Promise<ConversationRow> {
     this.assertEnabled();
-    const c = this.d.store.get(id, o.tenantId, o.userId);
+    const c = await this.d.store.get(id, o.tenantId, o.userId);
     if (!c) throw runtimeError('conversation_not_found', `no conversation ${id}`);
     return c;
   }
 
   /** Create a conversation with optional metadata and first items (at most 20). @throws DomainError `invalid_request`. */
-  create(o: Owner, body: ConversationCreate): Conversation {
+  async create(o: Owner, body: ConversationCreate): Promise<Conversation> {
     this.assertEnabled();
     const now = new Date().toISOString();
     const row: ConversationRow = {
       id: newId('conv'), tenant_id: o.tenantId, user_id: o.userId, session_id: null, metadata: JSON.stringify(body.metadata ?? {}), created_at: now, updated_at: now,
     };
-    this.d.store.create(row, itemsFromInput(body.items ?? [], now, 'body.items'));
+    await this.d.store.create(row, itemsFromInput(body.items ?? [], now, 'body.items'));
     return conversationView(row);
   }
 
   /** The caller's conversations, newest first. @throws DomainError `invalid_request` on a malformed cursor. */
-  list(o: Owner, q: ConversationQuery): ConversationPage {
+  async list(o: Owner, q: ConversationQuery): Promise<ConversationPage> {
     this.assertEnabled();
     const limit = q.limit ?? CONVERSATION_PAGE_DEFAULT;
-    const rows = this.d.store.list(o.tenantId, o.userId, limit + 1, q.cursor ? decodeCursor('c', q.cursor) : undefined);
+    const rows = await this.d.store.list(o.tenantId, o.userId, limit + 1, q.cursor ? decodeCursor('c', q.cursor) : undefined);
     const page = rows.slice(0, limit);
     const out: ConversationPage = { items: page.map(conversationView) };
     if (rows.length > limit) out.next_cursor = encodeCursor('c', page[page.length - 1]!.id);
@@ -118,14 +135,14 @@ export class ConversationService implements ConversationPort {
   }
 
   /** One conversation. */
-  get(id: string, o: Owner): Conversation {
-    return conversationView(this.conversation(id, o));
+  async get(id: string, o: Owner): Promise<Conversation> {
+    return conversationView(await this.conversation(id, o));
   }
 
   /** Replace a conversation's metadata. */
-  update(id: string, o: Owner, metadata: Record<string, string>): Conversation {
-    const c = this.conversation(id, o);
-    this.d.store.setMetadata(c.id, JSON.stringify(metadata), new Date().toISOString());
+  async update(id: string, o: Owner, metadata: Record<string, string>): Promise<Conversation> {
+    const c = await this.conversation(id, o);
+    await this.d.store.setMetadata(c.id, JSON.stringify(metadata), new Date().toISOString());
     return conversationView({ ...c, metadata: JSON.stringify(metadata) });
   }
 
@@ -134,13 +151,13 @@ export class ConversationService implements ConversationPort {
    * session its turns ran in stays (it is the user's chat; `DELETE /v1/sessions/{id}` removes it).
    */
   async delete(id: string, o: Owner): Promise<ConversationDeleted> {
-    const c = this.conversation(id, o);
+    const c = await this.conversation(id, o);
     const run = this.d.active.of(c.id);
     if (run) {
       run.abort.abort();
       await Promise.race([run.done, new Promise((r) => setTimeout(r, 5000).unref())]);
     }
-    this.d.store.delete(c.id, o.tenantId, o.userId);
+    await this.d.store.delete(c.id, o.tenantId, o.userId);
     return { id: c.id, object: 'conversation.deleted', deleted: true };
   }
 
@@ -149,17 +166,17 @@ export class ConversationService implements ConversationPort {
    * or `after` an item id.
    * @throws DomainError `invalid_request` (malformed cursor, `after` naming no item of the conversation).
    */
-  listItems(id: string, o: Owner, q: ItemQuery): ConversationItemPage {
-    const c = this.conversation(id, o);
+  async listItems(id: string, o: Owner, q: ItemQuery): Promise<ConversationItemPage> {
+    const c = await this.conversation(id, o);
     const limit = q.limit ?? CONVERSATION_PAGE_DEFAULT;
     let afterSeq: number | undefined;
     if (q.cursor) afterSeq = decodeCursor('i', q.cursor);
     else if (q.after) {
-      const it = this.d.store.item(c.id, q.after);
+      const it = await this.d.store.item(c.id, q.after);
       if (!it) throw invalidField(`no item ${q.after} in this conversation`, 'querystring.after');
       afterSeq = it.seq;
     }
-    const rows = this.d.store.itemPage({ conversationId: c.id, order: q.order ?? 'desc', limit: limit + 1, ...(afterSeq !== undefined ? { afterSeq } : {}) });
+    const rows = await this.d.store.itemPage({ conversationId: c.id, order: q.order ?? 'desc', limit: limit + 1, ...(afterSeq !== undefined ? { afterSeq } : {}) });
     const page = rows.slice(0, limit);
     const out: ConversationItemPage = { items: page.map(itemView) };
     if (rows.length > limit) out.next_cursor = encodeCursor('i', page[page.length - 1]!.seq);
@@ -171,34 +188,34 @@ export class ConversationService implements ConversationPort {
    * @returns the created items, in order.
    * @throws DomainError `conversation_busy` while a run is in progress, `invalid_request`.
    */
-  appendItems(id: string, o: Owner, items: ItemInput[], turnId: string | null): ConversationItem[] {
-    const c = this.conversation(id, o);
+  async appendItems(id: string, o: Owner, items: ItemInput[], turnId: string | null): Promise<ConversationItem[]> {
+    const c = await this.conversation(id, o);
     this.d.active.assertIdle(c.id);
     const now = new Date().toISOString();
     const rows = itemsFromInput(items, now, 'body.items', { turn_id: turnId });
-    this.d.store.appendItems(c.id, rows, now);
-    return this.d.store.items(c.id).slice(-rows.length).map(itemView);
+    await this.d.store.appendItems(c.id, rows, now);
+    return (await this.d.store.items(c.id)).slice(-rows.length).map(itemView);
   }
 
   /** One item. @throws DomainError `conversation_item_not_found`. */
-  getItem(id: string, itemId: string, o: Owner): ConversationItem {
-    const c = this.conversation(id, o);
-    const it = this.d.store.item(c.id, itemId);
+  async getItem(id: string, itemId: string, o: Owner): Promise<ConversationItem> {
+    const c = await this.conversation(id, o);
+    const it = await this.d.store.item(c.id, itemId);
     if (!it) throw runtimeError('conversation_item_not_found', `no item ${itemId} in conversation ${c.id}`);
     return itemView(it);
   }
 
   /** Delete an item. @returns the conversation (OpenAI's answer). @throws DomainError `conversation_item_not_found`. */
-  deleteItem(id: string, itemId: string, o: Owner): Conversation {
-    const c = this.conversation(id, o);
-    if (!this.d.store.deleteItem(c.id, itemId)) throw runtimeError('conversation_item_not_found', `no item ${itemId} in conversation ${c.id}`);
+  async deleteItem(id: string, itemId: string, o: Owner): Promise<Conversation> {
+    const c = await this.conversation(id, o);
+    if (!await this.d.store.deleteItem(c.id, itemId)) throw runtimeError('conversation_item_not_found', `no item ${itemId} in conversation ${c.id}`);
     return conversationView(c);
   }
 
   // ---- ConversationPort (the chat engine) ------------------------------------------------------
 
   /** See `ConversationPort.bind`. */
-  bind(req: ChatRequest, who: TurnIdentity): BoundConversation | null {
+  async bind(req: ChatRequest, who: TurnIdentity): Promise<BoundConversation | null> {
     const named = req.conversation_id !== undefined || req.conversation === true;
     if (!this.d.enabled) {
       if (named) this.assertEnabled();
@@ -206,54 +223,54 @@ export class ConversationService implements ConversationPort {
     }
     const o = { tenantId: who.tenantId, userId: who.userId };
     let c: ConversationRow | undefined;
-    if (req.conversation_id !== undefined) c = this.conversation(req.conversation_id, o);
-    else if (req.session_id !== undefined) c = this.d.store.bySession(req.session_id, o.tenantId, o.userId);
+    if (req.conversation_id !== undefined) c = await this.conversation(req.conversation_id, o);
+    else if (req.session_id !== undefined) c = await this.d.store.bySession(req.session_id, o.tenantId, o.userId);
     if (!c) return req.conversation === true ? { binding: { id: newId('conv'), created: true, history: null }, sessionId: req.session_id ?? null } : null;
     this.d.active.assertIdle(c.id);
-    const sessionId = c.session_id && this.d.sessions.get(c.session_id, o.tenantId, o.userId) ? c.session_id : null;
+    const sessionId = c.session_id && await this.d.sessions.get(c.session_id, o.tenantId, o.userId) ? c.session_id : null;
     if (req.session_id !== undefined && req.session_id !== sessionId) {
       throw invalidField('session_id is not the session of this conversation; send conversation_id alone', 'body.session_id');
     }
-    return { binding: { id: c.id, created: false, history: itemsToHistory(this.d.store.items(c.id)) }, sessionId };
+    return { binding: { id: c.id, created: false, history: itemsToHistory(await this.d.store.items(c.id)) }, sessionId };
   }
 
   /** See `ConversationPort.open`: a conversation started over an existing session takes its messages as first items. */
-  open(p: PreparedTurn): void {
+  async open(p: PreparedTurn): Promise<void> {
     const b = p.conversation;
     if (!b?.created) return;
     const now = new Date().toISOString();
-    const seed = p.isNew ? [] : itemsFromMessages(this.d.sessions.messages(p.session.id));
-    this.d.store.create({
+    const seed = p.isNew ? [] : itemsFromMessages(await this.d.sessions.messages(p.session.id));
+    await this.d.store.create({
       id: b.id, tenant_id: p.who.tenantId, user_id: p.who.userId, session_id: p.isNew ? null : p.session.id, metadata: '{}', created_at: now, updated_at: now,
     }, seed);
   }
 
   /** See `ConversationPort.record`. */
-  record(p: PreparedTurn, o: TurnOutcome): void {
+  async record(p: PreparedTurn, o: TurnOutcome): Promise<void> {
     const b = p.conversation;
     if (!b) return;
     try {
-      const rows = this.d.sessions.messages(p.session.id);
+      const rows = await this.d.sessions.messages(p.session.id);
       const at = rows.findIndex((r) => r.id === o.userMessageId);
       if (at < 0) return;
       const inputRows = rows.slice(Math.max(0, at - p.input.length + 1), at + 1);
       const end = o.assistantMessageId ? rows.findIndex((r) => r.id === o.assistantMessageId) : -1;
       const outputRows = end > at ? rows.slice(at + 1, end + 1) : [];
       const now = new Date().toISOString();
-      this.d.tx(() => {
-        const c = this.d.store.get(b.id, p.who.tenantId, p.who.userId);
+      await this.d.tx(async () => {
+        const c = await this.d.store.get(b.id, p.who.tenantId, p.who.userId);
         if (!c) return;
-        if (c.session_id !== p.session.id) this.d.store.linkSession(c.id, p.session.id, now);
+        if (c.session_id !== p.session.id) await this.d.store.linkSession(c.id, p.session.id, now);
         if (b.run) {
           const rewrites: ItemRewrite[] = b.run.inputItemIds.slice(0, inputRows.length).map((id, i) => {
             const r = inputRows[i]!;
             const excluded = rowExcluded(r);
             return { id, content: JSON.stringify(messageContent(r)), status: excluded ? 'incomplete' : 'completed', excluded: excluded ? 1 : 0, turn_id: r.turn_id };
           });
-          this.d.store.rewriteItems(c.id, rewrites);
+          await this.d.store.rewriteItems(c.id, rewrites);
         }
         const items = [...(b.run ? [] : itemsFromMessages(inputRows)), ...itemsFromMessages(outputRows, { run_id: b.run?.id ?? null })];
-        if (items.length) this.d.store.appendItems(c.id, items, now);
+        if (items.length) await this.d.store.appendItems(c.id, items, now);
       });
     } catch (err) {
       this.d.log.warn({ err, conversation_id: b.id }, 'a turn could not be recorded in its conversation');

@@ -70,64 +70,64 @@ export class McpCatalog {
   async create(who: McpActor, body: McpServerInput, personal: boolean): Promise<McpServerView> {
     await this.check(body, personal);
     const row = this.rowOf(nextId(), who.tenantId, personal ? who.userId : '', body, who.userId, this.now());
-    this.d.store.insert(row);
+    await this.d.store.insert(row);
     this.d.listener?.changed(row);
     return serverView(row);
   }
 
   /** A server the actor may see (tenant, or their own). @throws DomainError `mcp_server_not_found`. */
-  get(who: McpActor, id: string): McpServerRow {
-    const row = this.d.store.get(who.tenantId, id);
+  async get(who: McpActor, id: string): Promise<McpServerRow> {
+    const row = await this.d.store.get(who.tenantId, id);
     if (!row || (row.owner_id !== '' && row.owner_id !== who.userId)) throw runtimeError('mcp_server_not_found', `no MCP server ${id}`);
     return row;
   }
 
   /** A tenant server (admin surfaces). @throws DomainError `mcp_server_not_found`. */
-  tenantServer(tenantId: string, id: string): McpServerRow {
-    const row = this.d.store.get(tenantId, id);
+  async tenantServer(tenantId: string, id: string): Promise<McpServerRow> {
+    const row = await this.d.store.get(tenantId, id);
     if (!row || row.owner_id !== '') throw runtimeError('mcp_server_not_found', `no tenant MCP server ${id}`);
     return row;
   }
 
   /** Replace a tenant server's registration. */
   async update(tenantId: string, id: string, body: McpServerInput): Promise<McpServerView> {
-    const old = this.tenantServer(tenantId, id);
+    const old = await this.tenantServer(tenantId, id);
     await this.check(body, false);
     const row = this.rowOf(id, tenantId, '', body, old.created_by, old.created_at);
-    this.d.store.update(row);
+    await this.d.store.update(row);
     this.d.listener?.changed(row);
     return serverView(row);
   }
 
   /** Delete a tenant server (`personal` false) or the actor's own. */
-  remove(who: McpActor, id: string, personal: boolean): void {
-    const row = personal ? this.get(who, id) : this.tenantServer(who.tenantId, id);
+  async remove(who: McpActor, id: string, personal: boolean): Promise<void> {
+    const row = personal ? await this.get(who, id) : await this.tenantServer(who.tenantId, id);
     if (personal && row.owner_id !== who.userId) throw runtimeError('mcp_server_not_found', `no personal MCP server ${id}`);
-    this.d.store.delete(who.tenantId, id);
+    await this.d.store.delete(who.tenantId, id);
     this.d.listener?.removed(row);
   }
 
   /** Tenant servers (admin). */
-  listTenant(tenantId: string): McpServerView[] {
-    return this.d.store.list(tenantId, null).map((r) => serverView(r));
+  async listTenant(tenantId: string): Promise<McpServerView[]> {
+    return (await this.d.store.list(tenantId, null)).map((r) => serverView(r));
   }
 
   /** Tenant servers plus the actor's own, with their opt-out state. */
-  listFor(who: McpActor): McpServerView[] {
-    const out = this.d.store.optOuts(who.tenantId, who.userId);
-    return this.d.store.list(who.tenantId, who.userId).map((r) => serverView(r, out.has(r.id)));
+  async listFor(who: McpActor): Promise<McpServerView[]> {
+    const out = await this.d.store.optOuts(who.tenantId, who.userId);
+    return (await this.d.store.list(who.tenantId, who.userId)).map((r) => serverView(r, out.has(r.id)));
   }
 
   /** Opt out of (or back into) a tenant server. */
-  optOut(who: McpActor, id: string, optedOut: boolean): McpServerView {
-    const row = this.get(who, id);
-    this.d.store.setOptOut(who.tenantId, who.userId, id, optedOut, this.now());
+  async optOut(who: McpActor, id: string, optedOut: boolean): Promise<McpServerView> {
+    const row = await this.get(who, id);
+    await this.d.store.setOptOut(who.tenantId, who.userId, id, optedOut, this.now());
     return serverView(row, optedOut);
   }
 
   /** Whether `userId` may be offered `row`'s tools (tenant server not opted out, or their own). */
-  visibleTo(row: McpServerRow, userId: string): boolean {
+  async visibleTo(row: McpServerRow, userId: string): Promise<boolean> {
     if (row.owner_id !== '') return row.owner_id === userId;
-    return !this.d.store.optOuts(row.tenant_id, userId).has(row.id);
+    return !(await this.d.store.optOuts(row.tenant_id, userId)).has(row.id);
   }
 }

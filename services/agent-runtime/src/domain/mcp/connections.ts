@@ -161,8 +161,8 @@ export class McpConnections {
       policy: mcpToolPolicy(row.trusted === 1, t),
       mcp: { server_id: row.id, server_name: row.name, tool: t.name },
       execute: async (args, ctx) => {
-        const current = this.d.store.get(ctx.tenantId, row.id);
-        if (!current || !this.d.catalog.visibleTo(current, ctx.userId)) return { isError: true, content: `the MCP server "${row.name}" is not available to you` };
+        const current = await this.d.store.get(ctx.tenantId, row.id);
+        if (!current || !(await this.d.catalog.visibleTo(current, ctx.userId))) return { isError: true, content: `the MCP server "${row.name}" is not available to you` };
         let session: McpSession;
         try { session = await this.session(current, ctx.userId); } catch (err) { throw this.failure(current, err); }
         try {
@@ -192,7 +192,7 @@ export class McpConnections {
 
   /** Connect every stored server in the background and register its tools (failures are logged). */
   async warmAll(): Promise<void> {
-    await Promise.all(this.d.store.listAll().map(async (row) => {
+    await Promise.all((await this.d.store.listAll()).map(async (row) => {
       try { await this.refresh(row, row.owner_id === '' ? null : row.owner_id); } catch (err) {
         this.d.log.warn({ server_id: row.id, err: (err as Error).message }, 'an MCP server could not be listed');
       }
@@ -233,19 +233,17 @@ export class McpConnections {
 
   /**
    * The gate of MCP tools for a caller: tools of servers they may not see (another user's personal
-   * server, a tenant server they opted out of) are never offered nor run. Other tools pass.
+   * server, a tenant server they opted out of) are never offered nor run. Other tools pass. The
+   * servers the caller sees are read once here (tenant servers not opted out, and their own), so
+   * the gate itself is synchronous on both engines.
    */
-  gate(tenantId: string, userId: string): ToolGate {
-    const cache = new Map<string, boolean>();
+  async gate(tenantId: string, userId: string): Promise<ToolGate> {
+    const [rows, out] = await Promise.all([this.d.store.list(tenantId, userId), this.d.store.optOuts(tenantId, userId)]);
+    const visible = new Set(rows.filter((r) => (r.owner_id === '' ? !out.has(r.id) : r.owner_id === userId)).map((r) => r.id));
     return (tool) => {
       const source = this.d.registry.get(tool)?.source;
       const serverId = source ? serverOfSource(source) : null;
-      if (!serverId) return true;
-      if (!cache.has(serverId)) {
-        const row = this.d.store.get(tenantId, serverId);
-        cache.set(serverId, !!row && this.d.catalog.visibleTo(row, userId));
-      }
-      return cache.get(serverId)!;
+      return !serverId || visible.has(serverId);
     };
   }
 

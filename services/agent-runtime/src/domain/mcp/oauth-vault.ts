@@ -7,6 +7,7 @@
  * Records are sealed with AES-256-GCM under the data keyring (domain/secrets.ts `seal`), bound by AAD
  * to their tenant, user and server; tokens never reach logs, answers or audit detail.
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import { runtimeError } from '../errors.js';
 import type { McpAuthorizationView } from '../../contracts.js';
 import { seal, unseal, type DataKeyring } from '../secrets.js';
@@ -34,10 +35,10 @@ export interface McpOAuthRow {
 
 /** Row storage (store/mcp-oauth.ts). */
 export interface McpOAuthRowStore {
-  get(tenantId: string, userId: string, serverId: string): McpOAuthRow | undefined;
-  byState(state: string): McpOAuthRow | undefined;
-  put(row: McpOAuthRow): void;
-  delete(tenantId: string, userId: string, serverId: string): void;
+  get(tenantId: string, userId: string, serverId: string): Awaitable<McpOAuthRow | undefined>;
+  byState(state: string): Awaitable<McpOAuthRow | undefined>;
+  put(row: McpOAuthRow): Awaitable<void>;
+  delete(tenantId: string, userId: string, serverId: string): Awaitable<void>;
 }
 
 const aad = (k: McpOAuthKey): Buffer => Buffer.from(JSON.stringify(['mcp_oauth', k.tenantId, k.userId, k.serverId]), 'utf8');
@@ -55,24 +56,24 @@ export class SealedMcpOAuthVault implements McpOAuthVault {
   }
 
   async load(k: McpOAuthKey): Promise<McpOAuthRecord | undefined> {
-    const row = this.rows.get(k.tenantId, k.userId, k.serverId);
+    const row = await this.rows.get(k.tenantId, k.userId, k.serverId);
     return row ? this.open(row) : undefined;
   }
 
   async save(k: McpOAuthKey, record: McpOAuthRecord): Promise<void> {
     const ring = await this.openKeyring();
     const sealed = seal(ring.primary.key, aad(k), JSON.stringify(record));
-    this.rows.put({
+    await this.rows.put({
       tenant_id: k.tenantId, user_id: k.userId, server_id: k.serverId, state: record.state ?? null,
       state_expires_at: record.state_expires_at ?? null, authorized: record.tokens ? 1 : 0, key_id: ring.primary.id,
       ...sealed, updated_at: new Date().toISOString(),
     });
   }
 
-  async delete(k: McpOAuthKey): Promise<void> { this.rows.delete(k.tenantId, k.userId, k.serverId); }
+  async delete(k: McpOAuthKey): Promise<void> { await this.rows.delete(k.tenantId, k.userId, k.serverId); }
 
   async byState(state: string): Promise<{ key: McpOAuthKey; record: McpOAuthRecord } | undefined> {
-    const row = this.rows.byState(state);
+    const row = await this.rows.byState(state);
     if (!row) return undefined;
     return { key: { tenantId: row.tenant_id, userId: row.user_id, serverId: row.server_id }, record: await this.open(row) };
   }
@@ -96,15 +97,15 @@ export class McpAuthorizations {
 
   private now(): number { return (this.d.now ?? Date.now)(); }
 
-  private httpServer(who: McpActor, id: string): McpServerRow {
-    const row = this.d.catalog.get(who, id);
+  private async httpServer(who: McpActor, id: string): Promise<McpServerRow> {
+    const row = await this.d.catalog.get(who, id);
     if (row.transport !== 'streamable_http') throw runtimeError('invalid_request', 'only streamable HTTP MCP servers use OAuth authorization');
     return row;
   }
 
   /** The caller's authorization of a server. @throws `mcp_server_not_found`. */
   async status(who: McpActor, id: string): Promise<McpAuthorizationView> {
-    const row = this.httpServer(who, id);
+    const row = await this.httpServer(who, id);
     const rec = await this.d.vault.load({ tenantId: who.tenantId, userId: who.userId, serverId: row.id });
     return { server_id: row.id, status: authorizationStatus(rec, this.now()), authorized_at: rec?.authorized_at ?? null, authorization_url: null };
   }
@@ -115,7 +116,7 @@ export class McpAuthorizations {
    * @throws `mcp_server_not_found`; `invalid_request` for a stdio server.
    */
   async start(who: McpActor, id: string): Promise<McpAuthorizationView> {
-    const row = this.httpServer(who, id);
+    const row = await this.httpServer(who, id);
     try {
       await this.d.connections.refresh(row, who.userId);
     } catch (err) {
@@ -140,7 +141,7 @@ export class McpAuthorizations {
     await this.d.vault.save(key, { ...record, state: undefined, state_expires_at: undefined, authorization_url: undefined });
     if ((record.state_expires_at ?? 0) <= this.now()) throw runtimeError('oauth_state_expired', 'this authorization link expired; start again from the MCP servers page');
     const who = { tenantId: key.tenantId, userId: key.userId, admin: false };
-    const row = this.httpServer(who, key.serverId);
+    const row = await this.httpServer(who, key.serverId);
     try {
       const { preregistered } = await this.d.connections.preregistered(row, key.userId);
       await this.d.finish(key, row.url!, code, preregistered);
@@ -153,7 +154,7 @@ export class McpAuthorizations {
 
   /** Forget the caller's tokens and registration for a server. @throws `mcp_server_not_found`. */
   async revoke(who: McpActor, id: string): Promise<McpAuthorizationView> {
-    const row = this.httpServer(who, id);
+    const row = await this.httpServer(who, id);
     await this.d.vault.delete({ tenantId: who.tenantId, userId: who.userId, serverId: row.id });
     await this.d.connections.forget(row.id, who.userId);
     return { server_id: row.id, status: 'not_authorized', authorized_at: null, authorization_url: null };

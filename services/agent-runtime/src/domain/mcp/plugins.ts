@@ -4,6 +4,7 @@
  * who sees them. No rule = everyone; a rule = callers with one of its roles or one of its groups
  * (admins see every group). A group a caller may not see is never offered nor run (a `ToolGate`).
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import type { PluginView } from '../../contracts.js';
 import type { ToolGate } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
@@ -15,9 +16,9 @@ export interface PluginRule { plugin: string; roles: string[]; groups: string[] 
 
 /** Storage of plugin rules. */
 export interface PluginRuleStore {
-  list(tenantId: string): PluginRule[];
+  list(tenantId: string): Awaitable<PluginRule[]>;
   /** Both lists empty: the rule is removed (everyone sees it). */
-  put(tenantId: string, rule: PluginRule, at: string, by: string | null): void;
+  put(tenantId: string, rule: PluginRule, at: string, by: string | null): Awaitable<void>;
 }
 
 /** A caller as the plugin gate sees them. */
@@ -39,8 +40,8 @@ export class Plugins {
   }
 
   /** Every plugin with its tools and rule; `who` given: only those they see (personal MCP servers only for their owner). */
-  list(tenantId: string, who: (PluginSubject & { userId: string }) | null): PluginView[] {
-    const rules = new Map(this.d.rules.list(tenantId).map((r) => [r.plugin, r]));
+  async list(tenantId: string, who: (PluginSubject & { userId: string }) | null): Promise<PluginView[]> {
+    const rules = new Map((await this.d.rules.list(tenantId)).map((r) => [r.plugin, r]));
     const groups = new Map<string, string[]>();
     for (const p of ['builtin', 'sandbox', 'knowledge', 'memory']) groups.set(p, []);
     for (const t of this.d.registry.list()) {
@@ -48,11 +49,11 @@ export class Plugins {
       if (!groups.has(p)) groups.set(p, []);
       groups.get(p)!.push(t.definition.function.name);
     }
-    for (const s of this.d.servers.list(tenantId, who?.userId ?? null)) if (!groups.has(`mcp:${s.id}`)) groups.set(`mcp:${s.id}`, []);
+    for (const s of await this.d.servers.list(tenantId, who?.userId ?? null)) if (!groups.has(`mcp:${s.id}`)) groups.set(`mcp:${s.id}`, []);
     const out: PluginView[] = [];
     for (const [id, tools] of groups) {
       const serverId = serverOfSource(id);
-      const server = serverId ? this.d.servers.get(tenantId, serverId) : undefined;
+      const server = serverId ? await this.d.servers.get(tenantId, serverId) : undefined;
       if (serverId && (!server || (server.owner_id !== '' && server.owner_id !== who?.userId))) continue;
       const rule = rules.get(id);
       if (who && !this.sees(rule, who)) continue;
@@ -62,14 +63,17 @@ export class Plugins {
   }
 
   /** Set who sees `plugin`. @returns its view. */
-  put(tenantId: string, plugin: string, roles: string[], groups: string[], by: string | null): PluginView {
-    this.d.rules.put(tenantId, { plugin, roles, groups }, new Date().toISOString(), by);
-    return this.list(tenantId, null).find((p) => p.id === plugin) ?? { id: plugin, name: plugin, tools: [], roles, groups };
+  async put(tenantId: string, plugin: string, roles: string[], groups: string[], by: string | null): Promise<PluginView> {
+    await this.d.rules.put(tenantId, { plugin, roles, groups }, new Date().toISOString(), by);
+    return (await this.list(tenantId, null)).find((p) => p.id === plugin) ?? { id: plugin, name: plugin, tools: [], roles, groups };
   }
 
-  /** The gate of a caller: tools of plugins they may not see are never offered nor run. */
-  gate(tenantId: string, who: PluginSubject): ToolGate | null {
-    const rules = new Map(this.d.rules.list(tenantId).map((r) => [r.plugin, r]));
+  /**
+   * The gate of a caller: tools of plugins they may not see are never offered nor run. The rules are
+   * read once here (the store answers later on PostgreSQL); the gate itself is synchronous.
+   */
+  async gate(tenantId: string, who: PluginSubject): Promise<ToolGate | null> {
+    const rules = new Map((await this.d.rules.list(tenantId)).map((r) => [r.plugin, r]));
     if (rules.size === 0) return null;
     return (tool) => {
       const source = this.d.registry.get(tool)?.source;

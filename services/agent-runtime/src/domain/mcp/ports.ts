@@ -2,6 +2,7 @@
  * Ports of the MCP domain (issue 17 item 3): the stored server row, its store, and the connector
  * that opens a live MCP session (clients/mcp.ts implements it with `@modelcontextprotocol/sdk`).
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import type { McpTransport } from '../../contracts.js';
 import type { McpOAuthKey, McpPreregisteredClient } from './oauth.js';
 
@@ -26,17 +27,18 @@ export interface McpServerRow {
   updated_at: string;
 }
 
-/** Storage of MCP servers and users' opt-outs. */
+/** Storage of MCP servers and users' opt-outs (Awaitable: SQLite answers now, PostgreSQL later; issue 21 item 1). */
 export interface McpServerStore {
-  get(tenantId: string, id: string): McpServerRow | undefined;
+  get(tenantId: string, id: string): Awaitable<McpServerRow | undefined>;
   /** `userId` null: the tenant's servers; else the tenant's plus that user's own. */
-  list(tenantId: string, userId: string | null): McpServerRow[];
-  listAll(): McpServerRow[];
-  insert(row: McpServerRow): void;
-  update(row: McpServerRow): void;
-  delete(tenantId: string, id: string): boolean;
-  setOptOut(tenantId: string, userId: string, serverId: string, optedOut: boolean, at: string): void;
-  optOuts(tenantId: string, userId: string): Set<string>;
+  list(tenantId: string, userId: string | null): Awaitable<McpServerRow[]>;
+  listAll(): Awaitable<McpServerRow[]>;
+  insert(row: McpServerRow): Awaitable<void>;
+  update(row: McpServerRow): Awaitable<void>;
+  /** Delete the server with its opt-outs. */
+  delete(tenantId: string, id: string): Awaitable<boolean>;
+  setOptOut(tenantId: string, userId: string, serverId: string, optedOut: boolean, at: string): Awaitable<void>;
+  optOuts(tenantId: string, userId: string): Awaitable<Set<string>>;
 }
 
 /** A server's tool as listed (`tools/list`). */

@@ -57,7 +57,7 @@ export class Notifications {
    * @throws DomainError `service_account_required`, `producer_not_allowed` (403), `payload_too_large`
    *   (413), `payload_too_deep` (400), `invalid_request`.
    */
-  post(caller: Pick<Principal, 'id' | 'auth_method'>, input: NotificationCreate): Posted {
+  post(caller: Pick<Principal, 'id' | 'auth_method'>, input: NotificationCreate): Promise<Posted> {
     return this.deliver(producerOf(caller, this.producers), input);
   }
 
@@ -66,17 +66,17 @@ export class Notifications {
    * this in-process) and tell the user's live streams when it is new.
    * @throws DomainError `payload_too_large`, `payload_too_deep`, `invalid_request`.
    */
-  deliver(producer: string, input: NotificationCreate): Posted {
+  async deliver(producer: string, input: NotificationCreate): Promise<Posted> {
     const row: NotificationRow = {
       id: nextId(), tenant_id: input.tenant_id, user_id: input.user_id, kind: input.kind, title: input.title, body: input.body ?? null,
       payload: payloadText(input.payload), producer, idempotency_key: input.idempotency_key ?? null, read_at: null,
       created_at: this.now().toISOString(),
     };
-    const out = this.d.store.add(row, this.d.maxPerUser);
+    const out = await this.d.store.add(row, this.d.maxPerUser);
     const notification = notificationView(out.row);
     if (out.fresh) {
       this.d.hub.publish(row.tenant_id, row.user_id, 'notification', notification);
-      this.countChanged(row.tenant_id, row.user_id);
+      await this.countChanged(row.tenant_id, row.user_id);
     }
     return { notification, fresh: out.fresh };
   }
@@ -85,9 +85,9 @@ export class Notifications {
    * The owner's notifications, newest first (`limit` default 50).
    * @throws DomainError `invalid_request` for a malformed cursor.
    */
-  list(o: Owner, q: NotificationQuery): NotificationPage {
+  async list(o: Owner, q: NotificationQuery): Promise<NotificationPage> {
     const limit = q.limit ?? DEFAULT_PAGE;
-    const rows = this.d.store.list(o.tenantId, o.userId, q.cursor ? decodeCursor(q.cursor) : null, limit + 1);
+    const rows = await this.d.store.list(o.tenantId, o.userId, q.cursor ? decodeCursor(q.cursor) : null, limit + 1);
     const page = rows.slice(0, limit);
     const out: NotificationPage = { items: page.map(notificationView) };
     if (rows.length > limit) out.next_cursor = encodeCursor(page[page.length - 1]!.id);
@@ -95,37 +95,38 @@ export class Notifications {
   }
 
   /** The owner's unread count. */
-  unreadCount(o: Owner): number {
-    return this.d.store.unreadCount(o.tenantId, o.userId);
+  unreadCount(o: Owner): Promise<number> {
+    return Promise.resolve(this.d.store.unreadCount(o.tenantId, o.userId));
   }
 
   /**
    * Mark one of the owner's notifications read (a read one stays as it was).
    * @throws DomainError `notification_not_found` (absent or another user's).
    */
-  markRead(o: Owner, id: string): NotificationView {
-    const row = this.d.store.markRead(id, o.tenantId, o.userId, this.now().toISOString());
+  async markRead(o: Owner, id: string): Promise<NotificationView> {
+    const row = await this.d.store.markRead(id, o.tenantId, o.userId, this.now().toISOString());
     if (!row) throw runtimeError('notification_not_found', `no notification ${id}`);
-    this.countChanged(o.tenantId, o.userId);
+    await this.countChanged(o.tenantId, o.userId);
     return notificationView(row);
   }
 
   /** Mark every unread notification of the owner read. @returns how many changed. */
-  markAllRead(o: Owner): number {
-    const marked = this.d.store.markAllRead(o.tenantId, o.userId, this.now().toISOString());
-    if (marked) this.countChanged(o.tenantId, o.userId);
+  async markAllRead(o: Owner): Promise<number> {
+    const marked = await this.d.store.markAllRead(o.tenantId, o.userId, this.now().toISOString());
+    if (marked) await this.countChanged(o.tenantId, o.userId);
     return marked;
   }
 
   /** The matter a notification announced is settled (an approval decided): mark it read, by its idempotency key. */
-  settle(o: Owner, key: string): void {
-    if (this.d.store.markReadByKey(o.tenantId, o.userId, key, this.now().toISOString())) this.countChanged(o.tenantId, o.userId);
+  async settle(o: Owner, key: string): Promise<void> {
+    if (await this.d.store.markReadByKey(o.tenantId, o.userId, key, this.now().toISOString())) await this.countChanged(o.tenantId, o.userId);
   }
 
   /** Follow the owner's notifications: the current unread count at once, then every change. @returns stop. */
   follow(o: Owner, l: StreamListener): () => void {
     const stop = this.d.hub.subscribe(o.tenantId, o.userId, l);
-    l.send('unread_count', { count: this.unreadCount(o) });
+    // SQLite answers within this call's microtasks, before any other event; PostgreSQL a round trip later.
+    this.unreadCount(o).then((count) => l.send('unread_count', { count }), () => l.close());
     return stop;
   }
 
@@ -134,7 +135,7 @@ export class Notifications {
     this.d.hub.closeAll();
   }
 
-  private countChanged(tenantId: string, userId: string): void {
-    if (this.d.hub.watched(tenantId, userId)) this.d.hub.publish(tenantId, userId, 'unread_count', { count: this.d.store.unreadCount(tenantId, userId) });
+  private async countChanged(tenantId: string, userId: string): Promise<void> {
+    if (this.d.hub.watched(tenantId, userId)) this.d.hub.publish(tenantId, userId, 'unread_count', { count: await this.d.store.unreadCount(tenantId, userId) });
   }
 }

@@ -3,6 +3,7 @@
  * (store/notifications.ts implements it over SQLite; rows are plain values, so a PostgreSQL
  * implementation could stand behind the same shape). Issue 13 item 1.
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 
 /** A stored notification (`payload` as JSON text). */
 export interface NotificationRow {
@@ -37,15 +38,15 @@ export interface NotificationStore {
    * else remove the user's oldest rows, read ones before unread ones, until fewer than `maxPerUser`
    * remain, and insert `row`.
    */
-  add(row: NotificationRow, maxPerUser: number): AddOutcome;
+  add(row: NotificationRow, maxPerUser: number): Awaitable<AddOutcome>;
   /** Newest first; `beforeId` (exclusive) continues a page. */
-  list(tenantId: string, userId: string, beforeId: string | null, limit: number): NotificationRow[];
+  list(tenantId: string, userId: string, beforeId: string | null, limit: number): Awaitable<NotificationRow[]>;
   /** How many of the user's notifications are unread (a maintained counter: one row read). */
-  unreadCount(tenantId: string, userId: string): number;
+  unreadCount(tenantId: string, userId: string): Awaitable<number>;
   /** Mark one read (kept as it is when it was read already). @returns the row, or undefined when it is not the user's. */
-  markRead(id: string, tenantId: string, userId: string, at: string): NotificationRow | undefined;
+  markRead(id: string, tenantId: string, userId: string, at: string): Awaitable<NotificationRow | undefined>;
   /** Mark every unread notification of the user read. @returns how many changed. */
-  markAllRead(tenantId: string, userId: string, at: string): number;
+  markAllRead(tenantId: string, userId: string, at: string): Awaitable<number>;
   /** Mark the user's unread notification of idempotency key `key` read (the matter it announced is settled). @returns how many changed (0 or 1). */
-  markReadByKey(tenantId: string, userId: string, key: string, at: string): number;
+  markReadByKey(tenantId: string, userId: string, key: string, at: string): Awaitable<number>;
 }

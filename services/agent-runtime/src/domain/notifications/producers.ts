@@ -25,12 +25,14 @@ export function softNotify(deliver: (n: NotificationCreate) => unknown, log: Not
   let failing = 0;
   return (n) => {
     setImmediate(() => {
-      try {
-        deliver(n);
-        if (failing) { log.info({ failed: failing }, 'notifications are delivered again'); failing = 0; }
-      } catch (err) {
-        if (failing++ === 0) log.warn({ err: err instanceof Error ? err.message : String(err), kind: n.kind }, 'notification not delivered');
-      }
+      (async () => {
+        try {
+          await deliver(n);
+          if (failing) { log.info({ failed: failing }, 'notifications are delivered again'); failing = 0; }
+        } catch (err) {
+          if (failing++ === 0) log.warn({ err: err instanceof Error ? err.message : String(err), kind: n.kind }, 'notification not delivered');
+        }
+      })().catch(() => undefined);
     });
   };
 }
@@ -47,7 +49,7 @@ export function approvalNotice(row: ApprovalRow): NotificationCreate {
 }
 
 /** Told when an approval is decided, with the owner and the idempotency key of its notice. */
-export type Settle = (tenantId: string, userId: string, key: string) => void;
+export type Settle = (tenantId: string, userId: string, key: string) => Promise<void>;
 
 /**
  * `store` with an `approval_waiting` notice after each pending approval it inserts, and, when `settle`
@@ -55,14 +57,14 @@ export type Settle = (tenantId: string, userId: string, key: string) => void;
  * every other call goes to `store` unchanged (a Proxy, so methods the port gains later pass through).
  */
 export function noticingApprovals(store: ApprovalStore, notify: Notify, settle?: Settle): ApprovalStore {
-  const insert = (row: ApprovalRow): void => {
-    store.insert(row);
+  const insert = async (row: ApprovalRow): Promise<void> => {
+    await store.insert(row);
     if (row.status === 'pending') notify(approvalNotice(row));
   };
-  const decide: ApprovalStore['decide'] = (id, tenantId, ...rest) => {
-    const decided = store.decide(id, tenantId, ...rest);
-    const row = decided && settle ? store.get(id, tenantId) : undefined;
-    if (row) settle!(row.tenant_id, row.user_id, approvalNotice(row).idempotency_key!);
+  const decide: ApprovalStore['decide'] = async (id, tenantId, ...rest) => {
+    const decided = await store.decide(id, tenantId, ...rest);
+    const row = decided && settle ? await store.get(id, tenantId) : undefined;
+    if (row) await settle!(row.tenant_id, row.user_id, approvalNotice(row).idempotency_key!);
     return decided;
   };
   return new Proxy(store, {

@@ -27,8 +27,8 @@ export function openNotifications(
 ): RuntimeNotifications {
   const inbox = new Notifications({ store, hub, maxPerUser: settings.notificationsMaxPerUser, producers: settings.notificationProducers });
   const notify = softNotify((n) => inbox.deliver(RUNTIME_PRODUCER, n), log);
-  const settle = (tenantId: string, userId: string, key: string): void => {
-    try { inbox.settle({ tenantId, userId }, key); } catch (err) { log.warn({ err: err instanceof Error ? err.message : String(err) }, 'approval notice not marked read'); }
+  const settle = async (tenantId: string, userId: string, key: string): Promise<void> => {
+    try { await inbox.settle({ tenantId, userId }, key); } catch (err) { log.warn({ err: err instanceof Error ? err.message : String(err) }, 'approval notice not marked read'); }
   };
   return { inbox, approvals: (s) => noticingApprovals(s, notify, settle) };
 }

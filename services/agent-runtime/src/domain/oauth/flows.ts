@@ -80,15 +80,15 @@ export class OAuthFlows {
    * @throws DomainError 404 `provider_not_found`, `oauth_exchange_failed` (client secret missing).
    */
   async start(o: OAuthOwner, slug: string): Promise<OAuthStart> {
-    const p = this.d.providers.row(o.tenantId, slug);
+    const p = await this.d.providers.row(o.tenantId, slug);
     const settings = await this.d.providers.settings(p);
     const { state, code_verifier } = this.d.client.newVerifier();
     const now = this.now();
     const expires = new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString();
-    this.d.store.pruneStates(new Date(now.getTime() - 24 * 3600_000).toISOString());
+    await this.d.store.pruneStates(new Date(now.getTime() - 24 * 3600_000).toISOString());
     const redirect_uri = this.redirectUri(slug);
     const url = await this.d.client.authorizationUrl(settings, { redirect_uri, scope: (JSON.parse(p.scopes_json) as string[]).join(' '), state, code_verifier });
-    this.d.store.putState({
+    await this.d.store.putState({
       state_hash: hashState(state), tenant_id: o.tenantId, user_id: o.userId, slug, code_verifier, redirect_uri,
       created_at: now.toISOString(), expires_at: expires, used_at: null, outcome: null, error: null,
     });
@@ -102,26 +102,26 @@ export class OAuthFlows {
   async callback(slug: string, q: { code?: string; state?: string; error?: string }, callbackUrl: URL): Promise<void> {
     if (!q.state) throw runtimeError('oauth_state_invalid', 'the callback carries no state');
     const hash = hashState(q.state);
-    const st = this.d.store.state(hash);
+    const st = await this.d.store.state(hash);
     if (!st || st.slug !== slug) throw runtimeError('oauth_state_invalid', 'the state was not issued by this workstation');
     if (st.used_at) throw runtimeError('oauth_state_used', 'this authorization was completed already');
     const now = this.now();
     if (Date.parse(st.expires_at) <= now.getTime()) {
-      this.d.store.useState(hash, now.toISOString());
-      this.d.store.finishState(hash, 'failed', 'oauth_state_expired');
+      await this.d.store.useState(hash, now.toISOString());
+      await this.d.store.finishState(hash, 'failed', 'oauth_state_expired');
       throw runtimeError('oauth_state_expired', 'the authorization took longer than 10 minutes; start again');
     }
-    if (!this.d.store.useState(hash, now.toISOString())) throw runtimeError('oauth_state_used', 'this authorization was completed already');
+    if (!(await this.d.store.useState(hash, now.toISOString()))) throw runtimeError('oauth_state_used', 'this authorization was completed already');
     try {
       if (q.error || !q.code) throw runtimeError('oauth_exchange_failed', q.error ? 'the provider did not authorize the request' : 'the callback carries no code');
-      const p = this.d.providers.row(st.tenant_id, slug);
+      const p = await this.d.providers.row(st.tenant_id, slug);
       const settings = await this.d.providers.settings(p);
       const tokens = await this.d.client.redeem(settings, callbackUrl, { state: q.state, code_verifier: st.code_verifier });
       await this.store({ tenant_id: st.tenant_id, user_id: st.user_id, slug }, tokens, null, JSON.parse(p.scopes_json) as string[], true);
-      this.d.store.finishState(hash, 'connected', null);
+      await this.d.store.finishState(hash, 'connected', null);
     } catch (err) {
       const code = err instanceof DomainError ? err.code : 'oauth_exchange_failed';
-      this.d.store.finishState(hash, 'failed', String(code));
+      await this.d.store.finishState(hash, 'failed', String(code));
       if (err instanceof DomainError && code === 'oauth_exchange_failed') throw err;
       this.d.log.warn({ slug, err: err instanceof Error ? err.name : 'error' }, 'oauth code exchange failed');
       throw runtimeError('oauth_exchange_failed', 'the provider did not accept the authorization code');
@@ -129,10 +129,10 @@ export class OAuthFlows {
   }
 
   /** The caller's flow state (`done` once the latest flow ended). @throws DomainError 404 `provider_not_found`. */
-  poll(o: OAuthOwner, slug: string): OAuthPoll {
-    this.d.providers.row(o.tenantId, slug);
-    const st = this.d.store.latestState(o.tenantId, o.userId, slug);
-    const c = this.d.store.connection(o.tenantId, o.userId, slug);
+  async poll(o: OAuthOwner, slug: string): Promise<OAuthPoll> {
+    await this.d.providers.row(o.tenantId, slug);
+    const st = await this.d.store.latestState(o.tenantId, o.userId, slug);
+    const c = await this.d.store.connection(o.tenantId, o.userId, slug);
     const expired = st && !st.used_at && Date.parse(st.expires_at) <= this.now().getTime();
     const pendingFlow = st && !st.used_at && !expired;
     const status = c?.status ?? (pendingFlow ? 'pending' : 'disconnected');
@@ -143,11 +143,11 @@ export class OAuthFlows {
   }
 
   /** The caller's integration with `slug`. @throws DomainError 404 `provider_not_found`. */
-  status(o: OAuthOwner, slug: string): OAuthStatus {
-    const p = this.d.providers.row(o.tenantId, slug);
-    const c = this.d.store.connection(o.tenantId, o.userId, slug);
+  async status(o: OAuthOwner, slug: string): Promise<OAuthStatus> {
+    const p = await this.d.providers.row(o.tenantId, slug);
+    const c = await this.d.store.connection(o.tenantId, o.userId, slug);
     if (!c) {
-      const st = this.d.store.latestState(o.tenantId, o.userId, slug);
+      const st = await this.d.store.latestState(o.tenantId, o.userId, slug);
       const pending = st && !st.used_at && Date.parse(st.expires_at) > this.now().getTime();
       return { slug, status: pending ? 'pending' : 'disconnected', scopes: JSON.parse(p.scopes_json) as string[], expires_at: null, connected_at: null, last_refreshed_at: null };
     }
@@ -160,8 +160,8 @@ export class OAuthFlows {
    * @throws DomainError 404 `provider_not_found`.
    */
   async disconnect(o: OAuthOwner, slug: string): Promise<OAuthDisconnect> {
-    const p = this.d.providers.row(o.tenantId, slug);
-    const c = this.d.store.connection(o.tenantId, o.userId, slug);
+    const p = await this.d.providers.row(o.tenantId, slug);
+    const c = await this.d.store.connection(o.tenantId, o.userId, slug);
     let revoked = false;
     if (c && p.revocation_endpoint) {
       try {
@@ -173,7 +173,7 @@ export class OAuthFlows {
         this.d.log.warn({ slug, code: err instanceof DomainError ? err.code : 'error' }, 'oauth revocation failed; the tokens are forgotten anyway');
       }
     }
-    this.d.store.deleteConnection(o.tenantId, o.userId, slug);
+    await this.d.store.deleteConnection(o.tenantId, o.userId, slug);
     this.d.changed?.();
     return { slug, status: 'disconnected', revoked };
   }
@@ -184,7 +184,7 @@ export class OAuthFlows {
    * @throws DomainError 409 `oauth_not_connected`, 404 `provider_not_found`.
    */
   async accessToken(o: OAuthOwner, slug: string): Promise<string> {
-    const c = this.d.store.connection(o.tenantId, o.userId, slug);
+    const c = await this.d.store.connection(o.tenantId, o.userId, slug);
     if (!c || c.status !== 'connected') throw runtimeError('oauth_not_connected', `the ${slug} integration is not connected`);
     const due = refreshAt(c);
     if (due !== null && due <= this.now().getTime()) return this.refreshOne(c);
@@ -195,7 +195,7 @@ export class OAuthFlows {
   async refreshDue(): Promise<number | null> {
     const now = this.now().getTime();
     let next: number | null = null;
-    for (const c of this.d.store.expiring(500)) {
+    for (const c of await this.d.store.expiring(500)) {
       const due = refreshAt(c);
       if (due === null) continue;
       if (due <= now) await this.refreshOne(c).catch(() => undefined);
@@ -205,14 +205,16 @@ export class OAuthFlows {
   }
 
   /** The `oauth` integrations source: one item per configured provider, with the caller's state. */
-  integrations(o: OAuthOwner): IntegrationStatus[] {
-    return this.d.store.providers(o.tenantId).map((p) => {
-      const s = this.status(o, p.slug);
+  async integrations(o: OAuthOwner): Promise<IntegrationStatus[]> {
+    const out: IntegrationStatus[] = [];
+    for (const p of await this.d.store.providers(o.tenantId)) {
+      const s = await this.status(o, p.slug);
       const state = s.status === 'connected' ? 'connected' : s.status === 'needs_reconnect' ? 'error' : 'disconnected';
       const detail = s.status === 'connected' ? `Connected${s.last_refreshed_at ? `; refreshed ${s.last_refreshed_at}` : ''}.`
         : s.status === 'needs_reconnect' ? 'The provider refused a token refresh; connect again.' : s.status === 'pending' ? 'Waiting for the sign-in at the provider.' : 'Not connected.';
-      return { id: `oauth:${p.slug}`, kind: 'oauth', name: p.name, state, detail } as IntegrationStatus;
-    });
+      out.push({ id: `oauth:${p.slug}`, kind: 'oauth', name: p.name, state, detail } as IntegrationStatus);
+    }
+    return out;
   }
 
   private refreshOne(c: OAuthConnectionRow): Promise<string> {
@@ -226,7 +228,7 @@ export class OAuthFlows {
 
   private async doRefresh(c: OAuthConnectionRow): Promise<string> {
     const t = await this.open(c);
-    const provider = this.d.store.provider(c.tenant_id, c.slug);
+    const provider = await this.d.store.provider(c.tenant_id, c.slug);
     if (!provider || !t.refresh_token) return this.fail(c, !provider ? 'the provider was removed' : 'the provider gave no refresh token');
     let tokens: OAuthTokens;
     try {
@@ -239,11 +241,11 @@ export class OAuthFlows {
     return tokens.access_token;
   }
 
-  private fail(c: OAuthConnectionRow, why: string): never {
+  private async fail(c: OAuthConnectionRow, why: string): Promise<never> {
     const at = this.now().toISOString();
-    this.d.store.setStatus(c.tenant_id, c.user_id, c.slug, 'needs_reconnect', at);
+    await this.d.store.setStatus(c.tenant_id, c.user_id, c.slug, 'needs_reconnect', at);
     this.d.log.info({ slug: c.slug }, 'oauth refresh failed; the integration needs reconnecting');
-    const name = this.d.store.provider(c.tenant_id, c.slug)?.name ?? c.slug;
+    const name = (await this.d.store.provider(c.tenant_id, c.slug))?.name ?? c.slug;
     this.d.notify({
       tenant_id: c.tenant_id, user_id: c.user_id, kind: 'integration.needs_reconnect', title: `Reconnect ${name}`,
       body: `The ${name} integration could not renew its access (${why.slice(0, 200)}). Open Integrations and connect it again.`,
@@ -267,10 +269,10 @@ export class OAuthFlows {
   private async store(who: { tenant_id: string; user_id: string; slug: string }, tokens: OAuthTokens, refreshedAt: string | null, scopes: string[], fresh: boolean): Promise<void> {
     const ring = await this.keyring();
     const now = this.now();
-    const old = this.d.store.connection(who.tenant_id, who.user_id, who.slug);
+    const old = await this.d.store.connection(who.tenant_id, who.user_id, who.slug);
     const sealed = seal(ring.primary.key, aad(who), JSON.stringify({ access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null } satisfies TokenSet));
     const life = typeof tokens.expires_in === 'number' && tokens.expires_in > 0 ? Math.round(tokens.expires_in) : null;
-    this.d.store.putConnection({
+    await this.d.store.putConnection({
       ...who, status: 'connected', scopes_json: JSON.stringify(tokens.scope ? tokens.scope.split(' ').filter(Boolean) : scopes),
       key_id: ring.primary.id, ...sealed, expires_at: life ? new Date(now.getTime() + life * 1000).toISOString() : null, lifetime_s: life,
       connected_at: fresh || !old ? now.toISOString() : old.connected_at, last_refreshed_at: fresh ? null : refreshedAt ?? old?.last_refreshed_at ?? null,

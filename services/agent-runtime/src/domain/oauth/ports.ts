@@ -2,6 +2,8 @@
  * Ports of OAuth integrations (issue 18 item 1): the rows the store keeps (store/oauth.ts) and the
  * provider-facing client (clients/oauth.ts, openid-client behind the outbound guard).
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
+
 
 /** A configured provider (`scopes_json`: JSON array of strings). */
 export interface OAuthProviderRow {
@@ -55,32 +57,32 @@ export interface OAuthConnectionRow {
   updated_at: string;
 }
 
-/** The OAuth tables. */
+/** The OAuth tables (Awaitable: SQLite answers now, PostgreSQL later; issue 21 item 1). */
 export interface OAuthStore {
-  provider(tenantId: string, slug: string): OAuthProviderRow | undefined;
-  providers(tenantId: string): OAuthProviderRow[];
+  provider(tenantId: string, slug: string): Awaitable<OAuthProviderRow | undefined>;
+  providers(tenantId: string): Awaitable<OAuthProviderRow[]>;
   /** @returns false when the slug exists (insert only). */
-  insertProvider(row: OAuthProviderRow): boolean;
-  updateProvider(row: OAuthProviderRow): void;
+  insertProvider(row: OAuthProviderRow): Awaitable<boolean>;
+  updateProvider(row: OAuthProviderRow): Awaitable<void>;
   /** Deletes the provider with its flows and connections. @returns whether it existed. */
-  deleteProvider(tenantId: string, slug: string): boolean;
-  putState(row: OAuthStateRow): void;
-  state(hash: string): OAuthStateRow | undefined;
+  deleteProvider(tenantId: string, slug: string): Awaitable<boolean>;
+  putState(row: OAuthStateRow): Awaitable<void>;
+  state(hash: string): Awaitable<OAuthStateRow | undefined>;
   /** Mark a flow used; @returns false when it was used already (single use, atomic). */
-  useState(hash: string, at: string): boolean;
-  finishState(hash: string, outcome: 'connected' | 'failed', error: string | null): void;
+  useState(hash: string, at: string): Awaitable<boolean>;
+  finishState(hash: string, outcome: 'connected' | 'failed', error: string | null): Awaitable<void>;
   /** The user's latest flow for the provider. */
-  latestState(tenantId: string, userId: string, slug: string): OAuthStateRow | undefined;
+  latestState(tenantId: string, userId: string, slug: string): Awaitable<OAuthStateRow | undefined>;
   /** Drop flows that expired before `before`. */
-  pruneStates(before: string): void;
-  connection(tenantId: string, userId: string, slug: string): OAuthConnectionRow | undefined;
-  putConnection(row: OAuthConnectionRow): void;
-  setStatus(tenantId: string, userId: string, slug: string, status: OAuthConnectionRow['status'], at: string): void;
-  deleteConnection(tenantId: string, userId: string, slug: string): boolean;
+  pruneStates(before: string): Awaitable<void>;
+  connection(tenantId: string, userId: string, slug: string): Awaitable<OAuthConnectionRow | undefined>;
+  putConnection(row: OAuthConnectionRow): Awaitable<void>;
+  setStatus(tenantId: string, userId: string, slug: string, status: OAuthConnectionRow['status'], at: string): Awaitable<void>;
+  deleteConnection(tenantId: string, userId: string, slug: string): Awaitable<boolean>;
   /** Connected rows with an expiry, soonest first. */
-  expiring(limit: number): OAuthConnectionRow[];
+  expiring(limit: number): Awaitable<OAuthConnectionRow[]>;
   /** The user's connections (every provider). */
-  connectionsOf(tenantId: string, userId: string): OAuthConnectionRow[];
+  connectionsOf(tenantId: string, userId: string): Awaitable<OAuthConnectionRow[]>;
 }
 
 /** What the provider client needs of a provider: endpoints, client id and the resolved secret. */

@@ -33,20 +33,20 @@ export class OAuthProviders {
   private now(): string { return (this.d.now?.() ?? new Date()).toISOString(); }
 
   /** Every provider of the tenant, by slug. */
-  list(tenantId: string): OAuthProviderView[] {
-    return this.d.store.providers(tenantId).map(providerView);
+  async list(tenantId: string): Promise<OAuthProviderView[]> {
+    return (await this.d.store.providers(tenantId)).map(providerView);
   }
 
   /** The row of `slug`. @throws DomainError 404 `provider_not_found` (also a malformed slug). */
-  row(tenantId: string, slug: string): OAuthProviderRow {
-    const r = SLUG.test(slug) ? this.d.store.provider(tenantId, slug) : undefined;
+  async row(tenantId: string, slug: string): Promise<OAuthProviderRow> {
+    const r = SLUG.test(slug) ? await this.d.store.provider(tenantId, slug) : undefined;
     if (!r) throw runtimeError('provider_not_found', `no OAuth provider ${SLUG.test(slug) ? slug : '(malformed slug)'}`);
     return r;
   }
 
   /** One provider. @throws DomainError 404 `provider_not_found`. */
-  get(tenantId: string, slug: string): OAuthProviderView {
-    return providerView(this.row(tenantId, slug));
+  async get(tenantId: string, slug: string): Promise<OAuthProviderView> {
+    return providerView(await this.row(tenantId, slug));
   }
 
   /**
@@ -56,25 +56,25 @@ export class OAuthProviders {
   async create(tenantId: string, input: OAuthProviderInput): Promise<OAuthProviderView> {
     // `/v1/oauth/mcp/callback` is MCP authorization's callback (routes/mcp-oauth.ts): a provider named `mcp` would never get its own.
     if (input.slug === RESERVED_SLUG) throw runtimeError('provider_invalid', 'the slug "mcp" is reserved for MCP server authorization', { extra: { field: 'body.slug' } });
-    if (this.d.store.provider(tenantId, input.slug)) throw runtimeError('provider_exists', `an OAuth provider ${input.slug} exists`);
+    if (await this.d.store.provider(tenantId, input.slug)) throw runtimeError('provider_exists', `an OAuth provider ${input.slug} exists`);
     const at = this.now();
     const row = await this.build(tenantId, input, at, at);
-    if (!this.d.store.insertProvider(row)) throw runtimeError('provider_exists', `an OAuth provider ${input.slug} exists`);
+    if (!(await this.d.store.insertProvider(row))) throw runtimeError('provider_exists', `an OAuth provider ${input.slug} exists`);
     return providerView(row);
   }
 
   /** Replace (PUT). The slug of the body must be the path's. @throws as `create`, 404 `provider_not_found`. */
   async replace(tenantId: string, slug: string, input: OAuthProviderInput): Promise<OAuthProviderView> {
-    const old = this.row(tenantId, slug);
+    const old = await this.row(tenantId, slug);
     if (input.slug !== slug) throw runtimeError('invalid_request', 'the body slug must be the path slug', { extra: { field: 'body.slug' } });
     const row = await this.build(tenantId, input, old.created_at, this.now());
-    this.d.store.updateProvider(row);
+    await this.d.store.updateProvider(row);
     return providerView(row);
   }
 
   /** Patch (fields left out keep their value). @throws as `replace`. */
   async patch(tenantId: string, slug: string, patch: OAuthProviderPatch): Promise<OAuthProviderView> {
-    const old = providerView(this.row(tenantId, slug));
+    const old = providerView(await this.row(tenantId, slug));
     const merged: OAuthProviderInput = {
       slug, name: patch.name ?? old.name, client_id: patch.client_id ?? old.client_id,
       client_secret_ref: patch.client_secret_ref ?? old.client_secret_ref, scopes: patch.scopes ?? old.scopes,
@@ -88,9 +88,9 @@ export class OAuthProviders {
   }
 
   /** Delete (its users' connections and flows go with it). @throws DomainError 404 `provider_not_found`. */
-  delete(tenantId: string, slug: string): void {
-    this.row(tenantId, slug);
-    this.d.store.deleteProvider(tenantId, slug);
+  async delete(tenantId: string, slug: string): Promise<void> {
+    await this.row(tenantId, slug);
+    await this.d.store.deleteProvider(tenantId, slug);
   }
 
   /**

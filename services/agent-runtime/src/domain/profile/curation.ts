@@ -142,18 +142,18 @@ export class ProfileCurator {
     const signal = AbortSignal.any([this.stop.signal, AbortSignal.timeout(this.d.timeoutMs)]);
     const headers = p.who.headers;
     if (!(await this.d.model.roleMapped(headers, signal))) return;
-    const rows = this.d.sessions.messages(o.sessionId);
+    const rows = await this.d.sessions.messages(o.sessionId);
     const userText = rows.findLast((r) => r.id === o.userMessageId)?.content ?? '';
     if (!userText.trim()) return;
     const owner = { tenantId: p.who.tenantId, userId: p.who.userId };
-    const answer = await this.d.model.complete(curationMessages(this.d.profiles.get(owner), userText), CURATION_ANSWER_SCHEMA, headers, signal);
+    const answer = await this.d.model.complete(curationMessages(await this.d.profiles.get(owner), userText), CURATION_ANSWER_SCHEMA, headers, signal);
     const changes = await parseProposal(answer);
     if (changes === null) {
       this.d.log.warn({ session_id: o.sessionId, turn_id: p.who.turnId, answer_chars: answer.length }, 'profile curation answer is not a valid proposal; ignored');
       return;
     }
     if (changes.length === 0) return;
-    const draft = this.d.profiles.propose(owner, changes, { sessionId: o.sessionId, turnId: p.who.turnId });
+    const draft = await this.d.profiles.propose(owner, changes, { sessionId: o.sessionId, turnId: p.who.turnId });
     if (draft) this.d.log.debug?.({ draft_id: draft.id, changes: draft.changes.length }, 'profile draft proposed');
   }
 }

@@ -3,6 +3,7 @@
  * could stand behind it: one profile row and at most one pending draft per (tenant, user), and the
  * hashes of dismissed suggestions.
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 
 /** Who set the timezone: the X-User-Timezone header, the user (PUT), an accepted draft; null = never set. */
 export type TimezoneSource = 'header' | 'user' | 'draft';
@@ -34,21 +35,21 @@ export interface DraftRow {
 
 /** Profiles, drafts and dismissals. */
 export interface UserProfileStore {
-  get(tenantId: string, userId: string): ProfileRow | undefined;
+  get(tenantId: string, userId: string): Awaitable<ProfileRow | undefined>;
   /** Insert or replace the whole row. */
-  put(row: ProfileRow): void;
+  put(row: ProfileRow): Awaitable<void>;
   /**
    * Set the timezone from the header when it was never set (no row, or `timezone_source` null).
    * @returns whether it was set.
    */
-  seedTimezone(tenantId: string, userId: string, timezone: string, now: string): boolean;
-  draft(tenantId: string, userId: string): DraftRow | undefined;
+  seedTimezone(tenantId: string, userId: string, timezone: string, now: string): Awaitable<boolean>;
+  draft(tenantId: string, userId: string): Awaitable<DraftRow | undefined>;
   /** Insert or replace the user's pending draft. */
-  putDraft(row: DraftRow): void;
+  putDraft(row: DraftRow): Awaitable<void>;
   /** Delete the user's pending draft. @returns whether one was deleted. */
-  deleteDraft(tenantId: string, userId: string): boolean;
+  deleteDraft(tenantId: string, userId: string): Awaitable<boolean>;
   /** The hashes among `hashes` the user dismissed. */
-  dismissed(tenantId: string, userId: string, hashes: readonly string[]): Set<string>;
+  dismissed(tenantId: string, userId: string, hashes: readonly string[]): Awaitable<Set<string>>;
   /** Record dismissed suggestions (repeats are ignored). */
-  dismiss(tenantId: string, userId: string, hashes: readonly string[], at: string): void;
+  dismiss(tenantId: string, userId: string, hashes: readonly string[], at: string): Awaitable<void>;
 }

@@ -5,7 +5,7 @@
  * merged into the profile, dismiss: its suggestions are never proposed again), and the profile's
  * part of the model's context. Every operation is scoped to the caller's (tenant, user).
  */
-import type { Transactor } from '../../../../shared/db/store.js';
+import type { AsyncTransactor } from '../../../../shared/db/async-store.js';
 import { ulidFactory } from '../../../../shared/identity/ulid.js';
 import type { ProfileChange, ProfileDraft, UserProfile, UserProfileUpdate } from '../../contracts.js';
 import { invalidField, runtimeError } from '../errors.js';
@@ -23,7 +23,7 @@ export interface ProposalSource {
 /** Dependencies of `ProfileService`. */
 export interface ProfileServiceDeps {
   store: UserProfileStore;
-  tx: Transactor;
+  tx: AsyncTransactor;
   /** AGENT_RUNTIME_PROFILE_BUDGET_TOKENS: estimated tokens of the profile in the prompt (0 = not sent). */
   budgetTokens: number;
   now?: () => Date;
@@ -51,23 +51,23 @@ export class ProfileService {
   }
 
   /** The caller's profile (empty when none was stored). */
-  get(o: Owner): UserProfile {
-    return view(this.d.store.get(o.tenantId, o.userId));
+  async get(o: Owner): Promise<UserProfile> {
+    return view(await this.d.store.get(o.tenantId, o.userId));
   }
 
   /**
    * Update the fields `u` names (a field left out keeps its value, null clears it).
    * @throws DomainError `invalid_request` naming `body.timezone` (not an IANA zone) or `body.language` (not BCP 47).
    */
-  put(o: Owner, u: UserProfileUpdate): UserProfile {
+  async put(o: Owner, u: UserProfileUpdate): Promise<UserProfile> {
     const timezone = u.timezone === undefined || u.timezone === null ? u.timezone : canonicalTimezone(u.timezone);
     if (timezone === null && typeof u.timezone === 'string') throw invalidField(`"${u.timezone.slice(0, 64)}" is not an IANA time zone`, 'body.timezone');
     const language = u.language === undefined || u.language === null ? u.language : canonicalLanguage(u.language);
     if (language === null && typeof u.language === 'string') throw invalidField(`"${u.language.slice(0, 35)}" is not a BCP 47 language tag`, 'body.language');
     const preferences = u.preferences?.map((x) => x.trim()).filter(Boolean);
     const at = this.now().toISOString();
-    return this.d.tx(() => {
-      const row = this.d.store.get(o.tenantId, o.userId) ?? this.blank(o, at);
+    return this.d.tx(async () => {
+      const row = (await this.d.store.get(o.tenantId, o.userId)) ?? this.blank(o, at);
       const next: ProfileRow = {
         ...row,
         ...(u.display_name !== undefined ? { display_name: u.display_name?.trim() || null } : {}),
@@ -76,7 +76,7 @@ export class ProfileService {
         ...(preferences !== undefined ? { preferences: JSON.stringify([...new Set(preferences)]) } : {}),
         updated_at: at,
       };
-      this.d.store.put(next);
+      await this.d.store.put(next);
       return view(next);
     });
   }
@@ -85,14 +85,14 @@ export class ProfileService {
    * Seed the timezone from X-User-Timezone when it was never set (first contact). An invalid zone
    * is ignored. @returns whether it was set.
    */
-  seedTimezone(o: Owner, header: string): boolean {
+  async seedTimezone(o: Owner, header: string): Promise<boolean> {
     const tz = canonicalTimezone(header);
-    return tz !== null && this.d.store.seedTimezone(o.tenantId, o.userId, tz, this.now().toISOString());
+    return tz !== null && await this.d.store.seedTimezone(o.tenantId, o.userId, tz, this.now().toISOString());
   }
 
   /** The pending draft, or null. */
-  draft(o: Owner): ProfileDraft | null {
-    const row = this.d.store.draft(o.tenantId, o.userId);
+  async draft(o: Owner): Promise<ProfileDraft | null> {
+    const row = await this.d.store.draft(o.tenantId, o.userId);
     return row ? draftView(row) : null;
   }
 
@@ -101,20 +101,20 @@ export class ProfileService {
    * not dismissed before) and merged into the pending draft (a new draft id), or stored as one.
    * @returns the draft, or null when nothing is left to propose.
    */
-  propose(o: Owner, changes: readonly ProfileChange[], source: ProposalSource): ProfileDraft | null {
-    return this.d.tx(() => {
-      const profile = this.get(o);
+  propose(o: Owner, changes: readonly ProfileChange[], source: ProposalSource): Promise<ProfileDraft | null> {
+    return this.d.tx(async () => {
+      const profile = await this.get(o);
       const hashes = changes.map(changeHash);
-      const dismissed = this.d.store.dismissed(o.tenantId, o.userId, hashes);
+      const dismissed = await this.d.store.dismissed(o.tenantId, o.userId, hashes);
       const clean = cleanChanges(changes, profile, (h) => dismissed.has(h));
       if (clean.length === 0) return null;
-      const pending = this.draft(o);
+      const pending = await this.draft(o);
       const merged = pending ? cleanChanges(mergeChanges(pending.changes, clean), profile, () => false) : clean;
       const row: DraftRow = {
         tenant_id: o.tenantId, user_id: o.userId, id: nextId(), changes: JSON.stringify(merged),
         session_id: source.sessionId, turn_id: source.turnId, created_at: this.now().toISOString(),
       };
-      this.d.store.putDraft(row);
+      await this.d.store.putDraft(row);
       return draftView(row);
     });
   }
@@ -125,19 +125,19 @@ export class ProfileService {
    * @returns the profile afterwards.
    * @throws DomainError `profile_draft_not_found` (no pending draft), `profile_draft_changed` (`id` is not the pending draft).
    */
-  accept(o: Owner, id?: string): UserProfile {
-    return this.d.tx(() => {
-      const draft = this.pending(o, id);
+  accept(o: Owner, id?: string): Promise<UserProfile> {
+    return this.d.tx(async () => {
+      const draft = await this.pending(o, id);
       const at = this.now().toISOString();
-      const row = this.d.store.get(o.tenantId, o.userId) ?? this.blank(o, at);
+      const row = (await this.d.store.get(o.tenantId, o.userId)) ?? this.blank(o, at);
       const next = applyChanges(view(row), draft.changes);
       const tzChanged = draft.changes.some((c) => c.field === 'timezone');
       const stored: ProfileRow = {
         ...row, display_name: next.display_name, timezone: next.timezone, language: next.language, preferences: JSON.stringify(next.preferences),
         timezone_source: tzChanged ? 'draft' : row.timezone_source, updated_at: at,
       };
-      this.d.store.put(stored);
-      this.d.store.deleteDraft(o.tenantId, o.userId);
+      await this.d.store.put(stored);
+      await this.d.store.deleteDraft(o.tenantId, o.userId);
       return view(stored);
     });
   }
@@ -147,11 +147,11 @@ export class ProfileService {
    * proposed again.
    * @throws DomainError `profile_draft_not_found`, `profile_draft_changed` (as `accept`).
    */
-  dismiss(o: Owner, id?: string): void {
-    this.d.tx(() => {
-      const draft = this.pending(o, id);
-      this.d.store.dismiss(o.tenantId, o.userId, draft.changes.map(changeHash), this.now().toISOString());
-      this.d.store.deleteDraft(o.tenantId, o.userId);
+  async dismiss(o: Owner, id?: string): Promise<void> {
+    await this.d.tx(async () => {
+      const draft = await this.pending(o, id);
+      await this.d.store.dismiss(o.tenantId, o.userId, draft.changes.map(changeHash), this.now().toISOString());
+      await this.d.store.deleteDraft(o.tenantId, o.userId);
     });
   }
 
@@ -159,13 +159,13 @@ export class ProfileService {
    * The caller's profile as a part of the model's context, within AGENT_RUNTIME_PROFILE_BUDGET_TOKENS.
    * @returns null when the profile is empty or the budget is 0.
    */
-  contextPart(tenantId: string, userId: string): ContextPart | null {
-    const row = this.d.store.get(tenantId, userId);
+  async contextPart(tenantId: string, userId: string): Promise<ContextPart | null> {
+    const row = await this.d.store.get(tenantId, userId);
     return row ? profileContextPart(view(row), this.d.budgetTokens) : null;
   }
 
-  private pending(o: Owner, id: string | undefined): ProfileDraft {
-    const draft = this.draft(o);
+  private async pending(o: Owner, id: string | undefined): Promise<ProfileDraft> {
+    const draft = await this.draft(o);
     if (!draft) throw runtimeError('profile_draft_not_found', 'there is no pending profile draft');
     if (id !== undefined && id !== draft.id) throw runtimeError('profile_draft_changed', 'the profile draft changed since it was shown; read it again', { extra: { draft_id: draft.id } });
     return draft;

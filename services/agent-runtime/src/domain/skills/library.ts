@@ -59,18 +59,18 @@ export class SkillLibrary {
   }
 
   /** The skills the caller sees: the tenant's and the caller's own, by name. */
-  list(who: CatalogCaller): SkillView[] {
-    return this.store.visible(who.tenantId, who.userId).map((r) => view(who, r));
+  async list(who: CatalogCaller): Promise<SkillView[]> {
+    return (await this.store.visible(who.tenantId, who.userId)).map((r) => view(who, r));
   }
 
   /** One skill. @throws DomainError `skill_not_found`. */
-  get(who: CatalogCaller, id: string): SkillView {
-    return view(who, this.visibleRow(who, id));
+  async get(who: CatalogCaller, id: string): Promise<SkillView> {
+    return view(who, await this.visibleRow(who, id));
   }
 
   /** Versions of a skill, newest first. @throws DomainError `skill_not_found`. */
-  versions(who: CatalogCaller, id: string): SkillVersion[] {
-    this.visibleRow(who, id);
+  async versions(who: CatalogCaller, id: string): Promise<SkillVersion[]> {
+    await this.visibleRow(who, id);
     return this.store.versions(who.tenantId, id);
   }
 
@@ -78,7 +78,7 @@ export class SkillLibrary {
    * Create a skill at version 1 (`scope` default `personal`).
    * @throws DomainError `forbidden` (tenant scope without the admin role), `skill_name_taken` (409).
    */
-  create(who: CatalogCaller, body: SkillCreate): SkillView {
+  async create(who: CatalogCaller, body: SkillCreate): Promise<SkillView> {
     const scope: CatalogScope = body.scope ?? 'personal';
     if (scope === 'tenant' && !who.isAdmin) throw runtimeError('forbidden', 'only admins create tenant skills');
     const files = checkSkillFiles(body.files);
@@ -94,8 +94,8 @@ export class SkillLibrary {
    * Change a skill; a change makes the next version (an update that changes nothing answers the skill as it is).
    * @throws DomainError `skill_not_found`, `forbidden` (a tenant skill without the admin role), `skill_name_taken`.
    */
-  update(who: CatalogCaller, id: string, body: SkillUpdate): SkillView {
-    const row = this.editableRow(who, id);
+  async update(who: CatalogCaller, id: string, body: SkillUpdate): Promise<SkillView> {
+    const row = await this.editableRow(who, id);
     const files = body.files !== undefined ? checkSkillFiles(body.files) : row.files;
     const next = { name: body.name ?? row.name, description: body.description ?? row.description, content: body.content ?? row.content, files };
     const sha256 = skillSha256(next);
@@ -104,36 +104,36 @@ export class SkillLibrary {
   }
 
   /** Delete a skill and its versions. @throws DomainError `skill_not_found`, `forbidden`. */
-  delete(who: CatalogCaller, id: string): void {
-    this.editableRow(who, id);
-    this.store.delete(who.tenantId, id);
+  async delete(who: CatalogCaller, id: string): Promise<void> {
+    await this.editableRow(who, id);
+    await this.store.delete(who.tenantId, id);
   }
 
   /** The skills a turn of `userId` is offered: the caller's own, then tenant ones whose name the caller's do not shadow, by name. */
-  offered(tenantId: string, userId: string): SkillRow[] {
-    const rows = this.store.visible(tenantId, userId);
+  async offered(tenantId: string, userId: string): Promise<SkillRow[]> {
+    const rows = await this.store.visible(tenantId, userId);
     const own = new Set(rows.filter((r) => r.scope === 'personal').map((r) => r.name));
     return rows.filter((r) => r.scope === 'personal' || !own.has(r.name)).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** The skill `name` as a turn of `userId` loads it (personal first), or undefined. */
-  byName(tenantId: string, userId: string, name: string): SkillRow | undefined {
-    return this.offered(tenantId, userId).find((r) => r.name === name);
+  async byName(tenantId: string, userId: string, name: string): Promise<SkillRow | undefined> {
+    return (await this.offered(tenantId, userId)).find((r) => r.name === name);
   }
 
-  private save(who: CatalogCaller, row: SkillRow): SkillView {
-    if (!this.store.save(row, who.userId)) throw runtimeError('skill_name_taken', `a ${row.scope} skill named "${row.name}" exists`);
+  private async save(who: CatalogCaller, row: SkillRow): Promise<SkillView> {
+    if (!(await this.store.save(row, who.userId))) throw runtimeError('skill_name_taken', `a ${row.scope} skill named "${row.name}" exists`);
     return view(who, row);
   }
 
-  private visibleRow(who: CatalogCaller, id: string): SkillRow {
-    const row = this.store.get(who.tenantId, id);
+  private async visibleRow(who: CatalogCaller, id: string): Promise<SkillRow> {
+    const row = await this.store.get(who.tenantId, id);
     if (!row || (row.scope === 'personal' && row.owner_id !== who.userId)) throw runtimeError('skill_not_found', `no skill ${id}`);
     return row;
   }
 
-  private editableRow(who: CatalogCaller, id: string): SkillRow {
-    const row = this.visibleRow(who, id);
+  private async editableRow(who: CatalogCaller, id: string): Promise<SkillRow> {
+    const row = await this.visibleRow(who, id);
     if (row.scope === 'tenant' ? !who.isAdmin : row.owner_id !== who.userId) throw runtimeError('forbidden', 'only admins edit tenant skills');
     return row;
   }

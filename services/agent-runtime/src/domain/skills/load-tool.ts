@@ -6,12 +6,13 @@
  * turn event (`ToolOutput.commit`), so the sealed receipt names the skill version by hash.
  */
 import { LOAD_SKILL_TOOL, type AgentTool, type ToolOutput } from '../../contracts.js';
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import type { SkillRow } from './ports.js';
 
 /** Where a turn's skills come from (the `SkillLibrary`). */
 export interface SkillSource {
-  offered(tenantId: string, userId: string): SkillRow[];
-  byName(tenantId: string, userId: string, name: string): SkillRow | undefined;
+  offered(tenantId: string, userId: string): Awaitable<SkillRow[]>;
+  byName(tenantId: string, userId: string, name: string): Awaitable<SkillRow | undefined>;
 }
 
 /**
@@ -44,9 +45,9 @@ export function loadSkillTool(source: SkillSource): AgentTool {
       },
     },
     policy: 'auto',
-    execute(args, ctx): ToolOutput {
+    async execute(args, ctx): Promise<ToolOutput> {
       const name = typeof args.name === 'string' ? args.name.trim() : '';
-      const skill = name ? source.byName(ctx.tenantId, ctx.userId, name) : undefined;
+      const skill = name ? await source.byName(ctx.tenantId, ctx.userId, name) : undefined;
       if (!skill) return { isError: true, content: JSON.stringify({ error: `no skill named "${name}"`, code: 'skill_not_found' }) };
       const loaded = { skill_id: skill.id, name: skill.name, version: skill.version, sha256: skill.sha256 };
       const files = skill.files ?? [];

@@ -2,6 +2,7 @@
  * Ports of the webhooks domain (issue 18 item 2): the hook, delivery and replay tables, and what a
  * delivery's target needs (a notification inbox, an agent runner, the audit log).
  */
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import type { WebhookTarget } from '../../contracts/webhooks.js';
 
 /** A stored hook: the secret sealed (AES-256-GCM under the data key `key_id`). */
@@ -35,24 +36,24 @@ export interface DeliveryRow {
 
 /** The webhooks tables. */
 export interface WebhookStore {
-  get(tenantId: string, id: string): WebhookRow | undefined;
-  list(tenantId: string): WebhookRow[];
-  put(row: WebhookRow): void;
+  get(tenantId: string, id: string): Awaitable<WebhookRow | undefined>;
+  list(tenantId: string): Awaitable<WebhookRow[]>;
+  put(row: WebhookRow): Awaitable<void>;
   /** Replace the sealed secret. @returns whether the hook exists. */
-  setSecret(tenantId: string, id: string, s: Pick<WebhookRow, 'key_id' | 'secret_iv' | 'secret_tag' | 'secret_ct' | 'secret_set_at'>): boolean;
+  setSecret(tenantId: string, id: string, s: Pick<WebhookRow, 'key_id' | 'secret_iv' | 'secret_tag' | 'secret_ct' | 'secret_set_at'>): Awaitable<boolean>;
   /** Delete a hook with its deliveries and replay entries. @returns whether it existed. */
-  delete(tenantId: string, id: string): boolean;
+  delete(tenantId: string, id: string): Awaitable<boolean>;
   /** Record a delivery, keeping the newest `keep` of its hook. */
-  addDelivery(row: DeliveryRow, keep: number): void;
+  addDelivery(row: DeliveryRow, keep: number): Awaitable<void>;
   /** A hook's deliveries, newest first. */
-  deliveries(tenantId: string, hookId: string, limit: number): DeliveryRow[];
+  deliveries(tenantId: string, hookId: string, limit: number): Awaitable<DeliveryRow[]>;
   /**
    * Remember (hook, signature) until `expiresMs` unless already remembered and unexpired; prunes
    * expired entries. @returns false when it was seen (a replay).
    */
-  remember(hookId: string, signature: string, nowMs: number, expiresMs: number): boolean;
+  remember(hookId: string, signature: string, nowMs: number, expiresMs: number): Awaitable<boolean>;
   /** Forget a remembered (hook, signature) (the delivery failed before it was accepted). */
-  forget(hookId: string, signature: string): void;
+  forget(hookId: string, signature: string): Awaitable<void>;
 }
 
 /** An agent run a delivery started. */
@@ -65,12 +66,12 @@ export interface AgentRunner {
    * @returns the turn id at once; the turn's events and seal follow as the run proceeds.
    * @throws DomainError `agent_not_found` and the chat's request errors.
    */
-  start(run: { tenantId: string; userId: string; roles: string[]; groups: string[]; agentId: string; input: string; hookId: string; deliveryId: string }): StartedRun;
+  start(run: { tenantId: string; userId: string; roles: string[]; groups: string[]; agentId: string; input: string; hookId: string; deliveryId: string }): Awaitable<StartedRun>;
 }
 
 /** Posts a notification to a user. @returns the notification id. */
 export interface WebhookNotifier {
-  notify(n: { tenantId: string; userId: string; hookId: string; hookName: string; deliveryId: string; payload: unknown; summary: string }): string;
+  notify(n: { tenantId: string; userId: string; hookId: string; hookName: string; deliveryId: string; payload: unknown; summary: string }): Awaitable<string>;
 }
 
 /** Appends the `webhook.delivery` audit row (never throws; no secret, no body). */

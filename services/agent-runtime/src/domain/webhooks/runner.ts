@@ -17,13 +17,14 @@ import { STAMP_LIFETIME_SECONDS, capabilityToken, signStamp, type Principal } fr
 import { ulidFactory } from '../../../../shared/identity/ulid.js';
 import type { EventSink, PreparedTurn, TurnIdentity, TurnOutcome } from '../chat/turn.js';
 import type { TurnEvents } from '../ports.js';
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import type { AgentRunner, StartedRun } from './ports.js';
 
 const nextTurnId = ulidFactory();
 
 /** The part of the chat engine a webhook run uses. */
 export interface RunEngine {
-  prepare(req: ChatRequest, who: TurnIdentity): PreparedTurn;
+  prepare(req: ChatRequest, who: TurnIdentity): Awaitable<PreparedTurn>;
   attach(p: PreparedTurn, signal?: AbortSignal): Promise<PreparedTurn>;
   run(p: PreparedTurn, sink: EventSink, signal: AbortSignal): Promise<TurnOutcome>;
 }
@@ -61,13 +62,13 @@ export class WebhookRunner implements AgentRunner {
   }
 
   /**
-   * Prepare the turn (synchronously: an unknown agent or a bad input throws before anything is
-   * emitted) and run it in the background. @throws DomainError `agent_not_found`, `agent_not_allowed`, `invalid_request`.
+   * Prepare the turn (awaited before anything is emitted: an unknown agent or a bad input rejects
+   * first) and run it in the background. @throws DomainError `agent_not_found`, `agent_not_allowed`, `invalid_request`.
    */
-  start(r: Parameters<AgentRunner['start']>[0]): StartedRun {
+  async start(r: Parameters<AgentRunner['start']>[0]): Promise<StartedRun> {
     const turnId = nextTurnId();
     const who = this.identity(r.tenantId, r.userId, r.roles, r.groups, turnId);
-    const prepared = this.d.engine.prepare({ messages: [{ role: 'user', content: r.input }], agent_id: r.agentId }, who);
+    const prepared = await this.d.engine.prepare({ messages: [{ role: 'user', content: r.input }], agent_id: r.agentId }, who);
     const started = performance.now();
     this.d.events.emit(turnId, r.userId, 'turn_started', {
       method: 'POST', path: `/v1/webhook/${r.hookId}`, route: '/v1/webhook/*', correlation_id: who.headers['x-correlation-id'],

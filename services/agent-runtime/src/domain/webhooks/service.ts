@@ -15,6 +15,7 @@ import {
 import { ulidFactory } from '../../../../shared/identity/ulid.js';
 import { isDomainError } from '../../../../shared/kit/domain-error.js';
 import { runtimeError } from '../errors.js';
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import { verifyWebhook } from './verify.js';
 import type { AgentRunner, DeliveryRow, WebhookAudit, WebhookKeyring, WebhookNotifier, WebhookRow, WebhookStore } from './ports.js';
 
@@ -32,7 +33,7 @@ export interface WebhookServiceDeps {
   notifier: WebhookNotifier;
   audit: WebhookAudit;
   /** Whether `userId` may use agent `agentId` (create-time check); absent = not checked. */
-  agentVisible?(tenantId: string, userId: string, agentId: string): boolean;
+  agentVisible?(tenantId: string, userId: string, agentId: string): Awaitable<boolean>;
   nowMs?: () => number;
 }
 
@@ -98,8 +99,8 @@ export class WebhookService {
     return secret;
   }
 
-  private hook(tenantId: string, id: string): WebhookRow {
-    const r = this.d.store.get(tenantId, id);
+  private async hook(tenantId: string, id: string): Promise<WebhookRow> {
+    const r = await this.d.store.get(tenantId, id);
     if (!r) throw runtimeError('webhook_not_found', `no webhook ${id}`);
     return r;
   }
@@ -109,7 +110,7 @@ export class WebhookService {
    * @throws `agent_not_found` (an agent_run target naming an agent the caller cannot use), `secret_store_unavailable`.
    */
   async create(c: WebhookCaller, body: WebhookCreate): Promise<WebhookCreated> {
-    if (body.target.kind === 'agent_run' && this.d.agentVisible && !this.d.agentVisible(c.tenantId, c.userId, body.target.agent_id)) {
+    if (body.target.kind === 'agent_run' && this.d.agentVisible && !(await this.d.agentVisible(c.tenantId, c.userId, body.target.agent_id))) {
       throw runtimeError('agent_not_found', `no agent ${body.target.agent_id}`);
     }
     const id = `wh_${newId()}`;
@@ -119,39 +120,39 @@ export class WebhookService {
       id, tenant_id: c.tenantId, name: body.name.trim() || body.name, target: body.target, owner_id: c.userId,
       owner_roles: [...c.roles], owner_groups: [...c.groups], ...await this.sealed(c.tenantId, id, secret), secret_set_at: at, created_at: at,
     };
-    this.d.store.put(row);
+    await this.d.store.put(row);
     this.secrets.set(id, { at, secret });
     return { ...view(row), secret };
   }
 
   /** The tenant's hooks, oldest first (no secrets). */
-  list(tenantId: string): WebhookView[] { return this.d.store.list(tenantId).map(view); }
+  async list(tenantId: string): Promise<WebhookView[]> { return (await this.d.store.list(tenantId)).map(view); }
 
   /** One hook (no secret). @throws `webhook_not_found`. */
-  get(tenantId: string, id: string): WebhookView { return view(this.hook(tenantId, id)); }
+  async get(tenantId: string, id: string): Promise<WebhookView> { return view(await this.hook(tenantId, id)); }
 
   /** A new secret; the old one fails from now on. @throws `webhook_not_found`. */
   async rotate(tenantId: string, id: string): Promise<WebhookRotated> {
-    this.hook(tenantId, id);
+    await this.hook(tenantId, id);
     const secret = newWebhookSecret();
     let at = new Date(this.now()).toISOString();
     const prev = this.secrets.get(id);
     if (prev && prev.at === at) at = new Date(this.now() + 1).toISOString();
-    if (!this.d.store.setSecret(tenantId, id, { ...await this.sealed(tenantId, id, secret), secret_set_at: at })) throw runtimeError('webhook_not_found', `no webhook ${id}`);
+    if (!(await this.d.store.setSecret(tenantId, id, { ...await this.sealed(tenantId, id, secret), secret_set_at: at }))) throw runtimeError('webhook_not_found', `no webhook ${id}`);
     this.secrets.set(id, { at, secret });
     return { id, secret };
   }
 
   /** Delete a hook with its deliveries. @throws `webhook_not_found`. */
-  delete(tenantId: string, id: string): void {
-    if (!this.d.store.delete(tenantId, id)) throw runtimeError('webhook_not_found', `no webhook ${id}`);
+  async delete(tenantId: string, id: string): Promise<void> {
+    if (!(await this.d.store.delete(tenantId, id))) throw runtimeError('webhook_not_found', `no webhook ${id}`);
     this.secrets.delete(id);
   }
 
   /** A hook's recent deliveries, newest first. @throws `webhook_not_found`. */
-  deliveries(tenantId: string, id: string, limit = 50): WebhookDelivery[] {
-    this.hook(tenantId, id);
-    return this.d.store.deliveries(tenantId, id, limit).map(deliveryView);
+  async deliveries(tenantId: string, id: string, limit = 50): Promise<WebhookDelivery[]> {
+    await this.hook(tenantId, id);
+    return (await this.d.store.deliveries(tenantId, id, limit)).map(deliveryView);
   }
 
   /**
@@ -161,13 +162,13 @@ export class WebhookService {
    */
   async deliver(input: DeliveryInput): Promise<WebhookAccepted> {
     const deliveryId = newId();
-    const hook = input.hookId ? this.d.store.get(input.tenantId, input.hookId) : undefined;
+    const hook = input.hookId ? await this.d.store.get(input.tenantId, input.hookId) : undefined;
     if (!hook) {
       this.d.audit.delivery({ tenantId: input.tenantId, userId: null, hookId: input.hookId ?? '', deliveryId, outcome: 'rejected', code: 'webhook_not_found', turnId: null, notificationId: null });
       throw runtimeError('webhook_not_found', 'no such webhook');
     }
-    const record = (outcome: 'accepted' | 'rejected', code: string | null, turnId: string | null, notificationId: string | null): void => {
-      this.d.store.addDelivery({
+    const record = async (outcome: 'accepted' | 'rejected', code: string | null, turnId: string | null, notificationId: string | null): Promise<void> => {
+      await this.d.store.addDelivery({
         id: deliveryId, tenant_id: hook.tenant_id, hook_id: hook.id, received_at: new Date(this.now()).toISOString(), outcome, code, turn_id: turnId, notification_id: notificationId,
       }, WEBHOOK_DELIVERIES_KEPT);
       this.d.audit.delivery({ tenantId: hook.tenant_id, userId: hook.owner_id, hookId: hook.id, deliveryId, outcome, code, turnId, notificationId });
@@ -175,32 +176,32 @@ export class WebhookService {
     const nowMs = this.now();
     const v = verifyWebhook(await this.secretOf(hook), input.timestamp, input.signature, input.rawBody, Math.floor(nowMs / 1000));
     if (!v.ok) {
-      record('rejected', v.code, null, null);
+      await record('rejected', v.code, null, null);
       throw runtimeError(v.code, v.code === 'webhook_timestamp_invalid'
         ? `X-Svc-Timestamp must be Unix seconds within ${WEBHOOK_WINDOW_SECONDS} s of now` : 'X-Svc-Signature does not match the body');
     }
     // A signature stays verifiable for the whole ±window around its timestamp: remember it that long.
-    if (!this.d.store.remember(hook.id, v.signature, nowMs, nowMs + 2 * WEBHOOK_WINDOW_SECONDS * 1000)) {
-      record('rejected', 'webhook_replayed', null, null);
+    if (!(await this.d.store.remember(hook.id, v.signature, nowMs, nowMs + 2 * WEBHOOK_WINDOW_SECONDS * 1000))) {
+      await record('rejected', 'webhook_replayed', null, null);
       throw runtimeError('webhook_replayed', 'this delivery was received already');
     }
     try {
       if (hook.target.kind === 'notification') {
         const text = payloadText(input.rawBody);
-        const notificationId = this.d.notifier.notify({
+        const notificationId = await this.d.notifier.notify({
           tenantId: hook.tenant_id, userId: hook.target.user_id, hookId: hook.id, hookName: hook.name, deliveryId, payload: parsed(text), summary: text,
         });
-        record('accepted', null, null, notificationId);
+        await record('accepted', null, null, notificationId);
         return { delivery_id: deliveryId, accepted: true, notification_id: notificationId };
       }
-      const run = this.d.runner.start({
+      const run = await this.d.runner.start({
         tenantId: hook.tenant_id, userId: hook.owner_id, roles: hook.owner_roles, groups: hook.owner_groups, agentId: hook.target.agent_id,
         input: payloadText(input.rawBody) || '(empty webhook payload)', hookId: hook.id, deliveryId,
       });
-      record('accepted', null, run.turnId, null);
+      await record('accepted', null, run.turnId, null);
       return { delivery_id: deliveryId, accepted: true, turn_id: run.turnId };
     } catch (err) {
-      record('rejected', isDomainError(err) ? err.code : 'internal_error', null, null);
+      await record('rejected', isDomainError(err) ? err.code : 'internal_error', null, null);
       throw err;
     }
   }

@@ -6,23 +6,24 @@
 import type { AuditAppendRequest } from '../../../../audit/src/contracts.js';
 import type { NotificationCreate } from '../../contracts.js';
 import { RUNTIME_PRODUCER } from '../notifications/wiring.js';
+import type { Awaitable } from '../../../../shared/db/async-store.js';
 import type { WebhookAudit, WebhookNotifier } from './ports.js';
 
 /** Longest notification body taken from a payload, characters. */
 const BODY_CHARS = 4000;
 
 /** The inbox's `deliver` (domain/notifications/inbox.ts). */
-export interface InboxPort { deliver(producer: string, input: NotificationCreate): { notification: { id: string } } }
+export interface InboxPort { deliver(producer: string, input: NotificationCreate): Awaitable<{ notification: { id: string } }> }
 
 /** A `WebhookNotifier` over the runtime's inbox. @throws the inbox's `payload_too_large` / `payload_too_deep`. */
 export function inboxNotifier(inbox: InboxPort): WebhookNotifier {
   return {
-    notify: (n) => inbox.deliver(RUNTIME_PRODUCER, {
+    notify: async (n) => (await inbox.deliver(RUNTIME_PRODUCER, {
       tenant_id: n.tenantId, user_id: n.userId, kind: 'webhook.delivery', title: `Webhook: ${n.hookName}`.slice(0, 200),
       body: n.summary.length > BODY_CHARS ? `${n.summary.slice(0, BODY_CHARS - 1)}…` : n.summary || null,
       payload: { hook_id: n.hookId, delivery_id: n.deliveryId, data: n.payload as never },
       idempotency_key: `webhook:${n.deliveryId}`,
-    }).notification.id,
+    })).notification.id,
   };
 }
 
