@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../helpers/embedder/service-helpers.js';
 
 const migrations = join(REPO_ROOT, 'migrations');
 
-test('a running batch ingest is cancelled between chunk batches and answers what was kept', () => {
+test('a running batch ingest is cancelled between chunk batches and answers what was kept', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-kcancel-'));
   const store = openKnowledgeStore(dir, migrations);
   try {
@@ -41,18 +41,18 @@ test('a running batch ingest is cancelled between chunk batches and answers what
     const jobs = new Jobs({ tenantId: 'acme', jobs: store.jobs, documents: store.documents, embedder });
     const admin = { id: 'admin-1', tenant_id: 'acme', roles: ['admin'], groups: [], exp: 0 } as unknown as Principal;
     const user = { id: 'u1', tenant_id: 'acme', roles: ['user'], groups: [], exp: 0 } as unknown as Principal;
-    assert.equal(jobs.job(admin, 'batch-1').status, 'running');
-    assert.throws(() => jobs.cancel(user, 'batch-1'), (e: Error & { code?: string }) => e.code === 'admin_required');
+    assert.equal((await jobs.job(admin, 'batch-1')).status, 'running');
+    await assert.rejects(() => jobs.cancel(user, 'batch-1'), (e: Error & { code?: string }) => e.code === 'admin_required');
 
-    const r = jobs.cancel(admin, 'batch-1');
+    const r = await jobs.cancel(admin, 'batch-1');
     assert.equal(r.status, 'cancelled');
     assert.deepEqual(r.kept, { documents: 2, chunks: 6, chunks_embedded: 3 });
     const queued = store.vectors.pending(100).map((c) => c.document_id);
     assert.ok(!queued.includes('doc-b'), 'the batch\'s remaining chunks leave the pump\'s queue');
     assert.deepEqual([...new Set(queued)], ['doc-other'], 'other documents keep waiting for vectors');
     assert.equal(store.documents.batchProgress('batch-1').indexed, 2, 'the batch\'s documents stay, keyword-indexed');
-    assert.throws(() => jobs.cancel(admin, 'batch-1'), (e: Error & { code?: string }) => e.code === 'conflict');
-    assert.throws(() => jobs.cancel(admin, 'nope'), (e: Error & { code?: string }) => e.code === 'job_not_found');
+    await assert.rejects(() => jobs.cancel(admin, 'batch-1'), (e: Error & { code?: string }) => e.code === 'conflict');
+    await assert.rejects(() => jobs.cancel(admin, 'nope'), (e: Error & { code?: string }) => e.code === 'job_not_found');
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 /**
- * The knowledge service, as the kit builds it (DESIGN.md "Inside a service"): opens the store and
+ * The knowledge service, as the kit builds it (DESIGN.md "Inside a service"): opens the store
+ * (PostgreSQL when `cfg.database` is set, issue 21 item 1; else `<dbDir>/knowledge.sqlite`) and
  * the object store (moving blobs of the old layout first), starts the embedder (its own worker
  * thread; with no model, dense retrieval is off and BM25 carries on), wires the domain and the
  * routes. `/readyz` answers ready as soon as the store is open and says whether dense and sparse
@@ -15,6 +16,7 @@ import { createEmbedder } from '../../embedder/src/index.js';
 import { NotificationsClient } from '../../agent-runtime/src/client.js';
 import { KNOWLEDGE_ERRORS, type KnowledgeConfig, type KnowledgeRuntime } from './contracts.js';
 import { AccessProfiles } from './domain/access-profiles.js';
+import { AfterCommit } from './domain/after-commit.js';
 import { Audiences } from './domain/audiences.js';
 import { DocumentNotices } from './domain/document-notices.js';
 import { Documents } from './domain/documents.js';
@@ -34,7 +36,8 @@ import { ingestRoutes } from './routes/ingest.js';
 import { searchRoutes } from './routes/search.js';
 import { wikiRoutes } from './routes/wiki.js';
 import { wikiGrpc } from './grpc/wiki.js';
-import { openKnowledgeStore } from './store/knowledge-store.js';
+import { openKnowledgeStore, type KnowledgeStoreFacade } from './store/knowledge-store.js';
+import { openPgKnowledgeStore } from './store/pg/knowledge-store.js';
 import { migrateLegacyObjects } from './store/legacy-objects.js';
 
 /** Largest request body outside the upload routes, bytes. */
@@ -47,10 +50,12 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
   bodyLimit: BODY_LIMIT,
   async setup({ cfg, runtime, logger, app, onClose, background, grpc }) {
     const tenantId = cfg.tenantId;
-    const store = openKnowledgeStore(cfg.dbDir, cfg.migrationsDir);
+    const store: KnowledgeStoreFacade = cfg.database
+      ? await openPgKnowledgeStore(cfg.database, cfg.migrationsDir)
+      : openKnowledgeStore(cfg.dbDir, cfg.migrationsDir);
     onClose(() => store.close());
-    store.jobs.failInterrupted(new Date().toISOString());
-    const recreated = store.vectors.ensure(cfg.embeddingDims);
+    await store.jobs.failInterrupted(new Date().toISOString());
+    const recreated = await store.vectors.ensure(cfg.embeddingDims);
 
     const objects = new ObjectStore(cfg.objectsDir);
     const migrated = migrateLegacyObjects(objects);
@@ -65,10 +70,13 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
     });
     if (events) onClose(async () => { await events.drain(2000); events.close(); });
 
-    const { chunks, audiences, wiki, jobs, tx } = store;
+    const { chunks, audiences, wiki, jobs } = store;
+    // The domain's atomic groups; notices wait for the end of the transaction they were raised in.
+    const afterCommit = new AfterCommit(store.txAsync);
+    const tx = afterCommit.tx;
     // Finished uploads notify their creator through the agent runtime (issue 13 item 1; fails soft).
     const notifier = new NotificationsClient({ baseUrl: cfg.serviceUrls['agent-runtime'], service: 'knowledge', tenantId, principalKeys: cfg.principalKeys, log: logger });
-    const notices = new DocumentNotices({ tenantId, sink: (n) => notifier.notify(n) });
+    const notices = new DocumentNotices({ tenantId, sink: (n) => notifier.notify(n), defer: afterCommit.defer });
     const documents = notices.watchDocuments(store.documents);
     const vectors = notices.watchVectors(store.vectors);
     const pump = new EmbeddingPump({ tenantId, chunks, vectors, jobs, embedder, logger });
@@ -86,8 +94,10 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
     const status = new StatusReport({ chunks, vectors, embedder, indexer, pump, settings: cfg });
 
     background('embedding-pump', () => pump.start(recreated));
-    background('interrupted-parses', () => { ingest.resumeInterrupted(); });
-    app.health.check(() => (store.isOpen ? true : 'knowledge store closed'));
+    background('interrupted-parses', () => {
+      ingest.resumeInterrupted().catch((err: unknown) => logger.error({ err: err instanceof Error ? err.message : String(err) }, 'resuming parses cut short failed'));
+    });
+    app.health.check(async () => (await store.ready() ? true : `knowledge store ${store.isOpen ? 'unreachable' : 'closed'}`));
     app.health.detail(() => status.readiness());
 
     await app.register(ingestRoutes, { ingest, jobs: new Jobs({ tenantId, jobs, documents, embedder }), maxUploadBytes: cfg.maxUploadBytes });

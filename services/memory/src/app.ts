@@ -1,5 +1,6 @@
 /**
- * The memory service, as the kit builds it (DESIGN.md "Inside a service"): opens the store, the
+ * The memory service, as the kit builds it (DESIGN.md "Inside a service"): opens the store
+ * (PostgreSQL when `cfg.database` is set, issue 21 item 1; else `<dbDir>/memory.sqlite`), the
  * embedder (own worker thread; with no model, recall is keyword-only), the turn-event client and
  * the memory role client; wires the use cases into the routes; says on `/readyz` whether dense
  * recall is on; and runs two pieces of background work: the embedding pump and consolidation every
@@ -22,7 +23,8 @@ import { MemoryRecall } from './domain/recall.js';
 import { MemoryWriter } from './domain/write.js';
 import { memoryRoutes } from './routes/memory.js';
 import { memoryGrpc } from './grpc/memory.js';
-import { openMemoryStore } from './store/memory-store.js';
+import { openMemoryStore, type MemoryStoreFacade } from './store/memory-store.js';
+import { openPgMemoryStore } from './store/pg/memory-store.js';
 
 /** Host hooks and test seams of the memory service (`start(cfg, runtime)`'s second argument). */
 export interface MemoryRuntime extends ServiceRuntime {
@@ -42,9 +44,11 @@ export const memoryService = defineService<MemoryConfig, MemoryRuntime>({
   name: 'memory',
   errors: MEMORY_ERRORS,
   setup: async ({ cfg, runtime, logger, app, onClose, background, grpc }) => {
-    const store = openMemoryStore(cfg.dbDir, cfg.migrationsDir);
+    const store: MemoryStoreFacade = cfg.database
+      ? await openPgMemoryStore(cfg.database, cfg.migrationsDir)
+      : openMemoryStore(cfg.dbDir, cfg.migrationsDir);
     onClose(() => store.close());
-    if (store.vectors.ensureDims(cfg.embeddingDims)) logger.warn('EMBEDDING_DIMS changed: memory vectors dropped and re-embedded in the background');
+    if (await store.vectors.ensureDims(cfg.embeddingDims)) logger.warn('EMBEDDING_DIMS changed: memory vectors dropped and re-embedded in the background');
     const embedder = runtime.embedder ?? createEmbedder({ modelDirs: cfg.modelDirs, model: cfg.embeddingModel, dims: cfg.embeddingDims });
     if (!runtime.embedder) onClose(() => embedder.close());
     const events = runtime.events === false ? null : new TurnEventClient({
@@ -56,7 +60,7 @@ export const memoryService = defineService<MemoryConfig, MemoryRuntime>({
     onClose(() => dense.close());
 
     const deps: MemoryDeps = {
-      memories: store.memories, vectors: store.vectors, history: store.history, tx: store.tx, dense,
+      memories: store.memories, vectors: store.vectors, history: store.history, tx: store.txAsync, dense,
       role: new RouterMemoryRole(cfg.serviceUrls['inference-router']), events, settings: cfg,
     };
     const consolidationJobs = new ConsolidationJobs();
@@ -66,7 +70,7 @@ export const memoryService = defineService<MemoryConfig, MemoryRuntime>({
     grpc(memoryGrpc(writer));
     await app.register(consolidationJobRoutes, { jobs: consolidationJobs });
 
-    app.health.check(() => (store.isOpen ? true : 'memory store closed'));
+    app.health.check(async () => (await store.ready() ? true : `memory store ${store.isOpen ? 'unreachable' : 'closed'}`));
     app.health.detail(() => {
       const st = dense.status(null); // unauthenticated: no directories in the reason (issue 11 item 9)
       return { dense_retrieval: st.dense_enabled ? 'on' : 'off', dense_reason: st.dense_reason, sparse_retrieval: 'on' };

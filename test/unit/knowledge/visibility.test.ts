@@ -21,6 +21,14 @@ function answer(fn: () => unknown): { status: number; body: Record<string, unkno
   assert.fail('expected an error');
 }
 
+/** `answer` for an async call (the domain awaits its stores; issue 21 item 1). */
+async function answerAsync(fn: () => Promise<unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+  try { await fn(); } catch (err) {
+    return answer(() => { throw err; });
+  }
+  assert.fail('expected an error');
+}
+
 test('admin roles: admin, tenant_admin, platform_admin', () => {
   assert.equal(isAdmin(who('a', ['admin'])), true);
   assert.equal(isAdmin(who('a', ['user', 'tenant_admin'])), true);
@@ -74,7 +82,7 @@ test('canReadWiki follows the visibility table', () => {
   assert.equal(canReadWiki(v('dave'), page({ visibility_mode: 'restricted', user_grants: ['bob'], audience_tags: ['legal'] })), false);
 });
 
-test('Visibility over fake stores: viewers join memberships and groups; invisible is 404, visible-only is 403 not_owner', () => {
+test('Visibility over fake stores: viewers join memberships and groups; invisible is 404, visible-only is 403 not_owner', async () => {
   const doc = { id: 'd1', owner_user_id: 'alice', visibility_mode: 'restricted', user_grants: ['bob'] } as DocumentRow;
   const seen: Viewer[] = [];
   const documents = {
@@ -85,13 +93,13 @@ test('Visibility over fake stores: viewers join memberships and groups; invisibl
   } as unknown as DocumentStore;
   const audiences = { ofUser: (_t: string, user: string) => (user === 'bob' ? ['legal', 'ops'] : []) } as unknown as AudienceStore;
   const vis = new Visibility({ tenantId: 'acme', audiences, documents });
-  assert.deepEqual(vis.viewerOf(who('bob', ['user'], ['ops', 'eng'])), { tenantId: 'acme', userId: 'bob', admin: false, audiences: ['legal', 'ops', 'eng'], scope: null });
-  assert.equal(vis.visibleDocument(who('bob'), 'd1'), doc);
-  assert.deepEqual(answer(() => vis.visibleDocument(who('dave'), 'd1')), { status: 404, body: { error: 'no document d1', code: 'not_found' } });
-  assert.deepEqual(answer(() => vis.managedDocument(who('bob'), 'd1')), {
+  assert.deepEqual(await vis.viewerOf(who('bob', ['user'], ['ops', 'eng'])), { tenantId: 'acme', userId: 'bob', admin: false, audiences: ['legal', 'ops', 'eng'], scope: null });
+  assert.equal(await vis.visibleDocument(who('bob'), 'd1'), doc);
+  assert.deepEqual(await answerAsync(() => vis.visibleDocument(who('dave'), 'd1')), { status: 404, body: { error: 'no document d1', code: 'not_found' } });
+  assert.deepEqual(await answerAsync(() => vis.managedDocument(who('bob'), 'd1')), {
     status: 403, body: { error: 'only the owner or an admin may change this document', code: 'not_owner' },
   });
-  assert.equal(vis.managedDocument(who('alice'), 'd1'), doc);
-  assert.equal(vis.managedDocument(who('root', ['admin']), 'd1'), doc);
+  assert.equal(await vis.managedDocument(who('alice'), 'd1'), doc);
+  assert.equal(await vis.managedDocument(who('root', ['admin']), 'd1'), doc);
   assert.equal(seen.at(-1)!.admin, true);
 });

@@ -36,7 +36,7 @@ function setup(role: MemoryRole = { ask: async () => null }) {
   const store = openMemoryStore(':memory:', join(REPO_ROOT, 'migrations'));
   const dense = new DenseIndex({ vectors: store.vectors, embedder: noModel });
   const deps: MemoryDeps = {
-    memories: store.memories, vectors: store.vectors, history: store.history, tx: store.tx, dense, role, events: null,
+    memories: store.memories, vectors: store.vectors, history: store.history, tx: store.txAsync, dense, role, events: null,
     settings: { prefetchTokenBudget: 512, duplicateSimilarity: 0.92 },
   };
   return { store, deps, writer: new MemoryWriter(deps), editor: new MemoryEditor(deps), consolidator: new Consolidator(deps) };
@@ -66,9 +66,9 @@ test('store: ADD, then NONE for the same content, then UPDATE of a near-duplicat
   assert.equal(near.result.results[0]!.event, 'UPDATE');
   assert.equal(near.result.memories[0]!.id, a.result.memories[0]!.id, 'the near-duplicate is replaced in place');
   assert.equal(near.result.memories[0]!.pinned, true, 'pin kept when the request does not say');
-  const detail = editor.get(who('alice'), a.result.memories[0]!.id);
+  const detail = await editor.get(who('alice'), a.result.memories[0]!.id);
   assert.deepEqual(detail.history.map((h) => [h.event, h.user_initiated]), [['ADD', 1], ['UPDATE', 0]]);
-  assert.throws(() => ownedMemory(store.memories, who('bob'), a.result.memories[0]!.id), { code: 'memory_not_found' });
+  await assert.rejects(ownedMemory(store.memories, who('bob'), a.result.memories[0]!.id), { code: 'memory_not_found' });
   await assert.rejects(writer.store(alice, {}), (err: { code?: string; extra?: { field?: string } }) => err.code === 'invalid_request' && err.extra?.field === 'content');
   await assert.rejects(writer.store(alice, { content: 'x', expires_at: 'soon' }), { code: 'invalid_request' });
   store.close();
@@ -127,7 +127,7 @@ test('consolidation: deterministic merge into the newest; the role decides when 
   assert.equal(asked.length, 1);
   assert.equal(r.decided_by, 'memory_role');
   assert.deepEqual(r.decisions.map((x) => [x.event, x.reason]), [['UPDATE', 'merged'], ['DELETE', 'decided by the memory role']]);
-  assert.deepEqual(byRole.editor.list(who('bob'), {}).items.map((m) => m.content), ['Bob codes in Rust and Go']);
+  assert.deepEqual((await byRole.editor.list(who('bob'), {})).items.map((m) => m.content), ['Bob codes in Rust and Go']);
   byRole.store.close();
 });
 

@@ -17,25 +17,34 @@ const clean = (l: readonly string[] | undefined): string[] => [...new Set((l ?? 
 /** The tenant's profiles, cached between pushes. */
 export class AccessProfiles {
   private cached: AccessProfileRow[] | null = null;
+  /** Bumped by each `replace`, so a read that started before it never caches the older list. */
+  private generation = 0;
 
   constructor(private readonly store: AccessProfileStore, private readonly tenantId: string, private readonly now: () => Date = () => new Date()) {}
 
   /** Replace the tenant's list with `profiles` (the runtime's whole list). @returns how many are kept. */
-  replace(profiles: readonly AccessProfileInput[]): { count: number; synced_at: string } {
+  async replace(profiles: readonly AccessProfileInput[]): Promise<{ count: number; synced_at: string }> {
     const rows: AccessProfileRow[] = profiles.map((p) => ({
       id: p.id, roles: clean(p.roles), groups: clean(p.groups),
       knowledge: { audiences: clean(p.knowledge?.audiences), tags: clean(p.knowledge?.tags) },
     }));
     const at = this.now().toISOString();
-    this.store.replace(this.tenantId, rows, at);
+    this.generation++;
+    await this.store.replace(this.tenantId, rows, at);
+    this.generation++;
     this.cached = rows;
     return { count: rows.length, synced_at: at };
   }
 
   /** The knowledge scope of `p`: null when not narrowed (an admin, or no applying profile names knowledge). */
-  scopeOf(p: Principal): KnowledgeScope | null {
+  async scopeOf(p: Principal): Promise<KnowledgeScope | null> {
     if (isAdmin(p)) return null;
-    this.cached ??= this.store.list(this.tenantId);
-    return knowledgeScopeOf(this.cached, p);
+    let rows = this.cached;
+    if (!rows) {
+      const gen = this.generation;
+      rows = await this.store.list(this.tenantId);
+      if (gen === this.generation) this.cached = rows;
+    }
+    return knowledgeScopeOf(rows, p);
   }
 }

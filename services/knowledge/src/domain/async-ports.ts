@@ -5,9 +5,8 @@
  * `SearchVectorReads`, which the SQLite stores satisfy as they are (a sync return is a valid
  * `Awaitable`), so one search, one fusion and one rescoring serve both engines.
  *
- * Wiring (next step): documents, audiences, wiki, jobs and access profiles get async
- * implementations too; then the domain (`Indexer`, `Documents`, `Visibility`) takes the async
- * interfaces and `start(cfg)` picks SQLite or PostgreSQL from the configured database URL.
+ * The other ports of ports.ts answer `Awaitable<T>` too, so the whole domain runs on either store
+ * and `start(cfg)` picks PostgreSQL when `cfg.database` is set (issue 21 item 1).
  */
 import type { ChunkHit, ChunkRow, ChunkTerms, ChunkVector, NewChunk, NewDocument, DocumentRow, PendingChunk, SparseMatch, Viewer } from './ports.js';
 

@@ -6,7 +6,7 @@
 import type { Principal } from '../../../shared/identity/principal.js';
 import { TAG_PATTERN, type Audience, type AudienceMembers } from '../contracts.js';
 import { invalidInput, knowledgeError, notFoundError } from './errors.js';
-import type { AudienceStore, Transactor } from './ports.js';
+import type { AsyncTransactor, AudienceStore } from './ports.js';
 import { cleanUsers, isAdmin } from './visibility.js';
 
 function nowIso(): string { return new Date().toISOString(); }
@@ -15,7 +15,7 @@ function nowIso(): string { return new Date().toISOString(); }
 export interface AudiencesDeps {
   tenantId: string;
   audiences: AudienceStore;
-  tx: Transactor;
+  tx: AsyncTransactor;
 }
 
 /** Audience use cases. */
@@ -23,40 +23,40 @@ export class Audiences {
   constructor(private readonly d: AudiencesDeps) {}
 
   /** The tenant's audiences with member counts (any user). */
-  list(): { items: Audience[] } { return { items: this.d.audiences.list(this.d.tenantId) }; }
+  async list(): Promise<{ items: Audience[] }> { return { items: await this.d.audiences.list(this.d.tenantId) }; }
 
   /**
    * Create an audience or change its description (null keeps it).
    * @throws DomainError `admin_required` (403), `invalid_request` (tag shape, field `params.audience_tag`).
    */
-  upsert(p: Principal, tag: string, description: string | null): Audience {
+  async upsert(p: Principal, tag: string, description: string | null): Promise<Audience> {
     this.requireAdmin(p);
     this.checkTag(tag);
-    this.d.audiences.upsert(this.d.tenantId, tag, description, nowIso());
-    return this.d.audiences.list(this.d.tenantId).find((a) => a.tag === tag)!;
+    await this.d.audiences.upsert(this.d.tenantId, tag, description, nowIso());
+    return (await this.d.audiences.list(this.d.tenantId)).find((a) => a.tag === tag)!;
   }
 
   /**
    * Replace the members of an audience (created when absent).
    * @returns the audience and its members, sorted. @throws DomainError `admin_required`, `invalid_request`.
    */
-  setMembers(p: Principal, tag: string, users: unknown): Audience & { user_ids: string[] } {
+  async setMembers(p: Principal, tag: string, users: unknown): Promise<Audience & { user_ids: string[] }> {
     this.requireAdmin(p);
     this.checkTag(tag);
     const ids = cleanUsers(users, 'user_ids');
-    this.d.tx(() => {
-      this.d.audiences.ensure(this.d.tenantId, [tag], nowIso());
-      this.d.audiences.setMembers(this.d.tenantId, tag, ids);
+    await this.d.tx(async () => {
+      await this.d.audiences.ensure(this.d.tenantId, [tag], nowIso());
+      await this.d.audiences.setMembers(this.d.tenantId, tag, ids);
     });
-    const a = this.d.audiences.list(this.d.tenantId).find((x) => x.tag === tag)!;
-    return { ...a, user_ids: this.d.audiences.membersOf(this.d.tenantId, tag) };
+    const a = (await this.d.audiences.list(this.d.tenantId)).find((x) => x.tag === tag)!;
+    return { ...a, user_ids: await this.d.audiences.membersOf(this.d.tenantId, tag) };
   }
 
   /** Members of an audience, sorted. @throws DomainError `admin_required`, `not_found`. */
-  members(p: Principal, tag: string): AudienceMembers {
+  async members(p: Principal, tag: string): Promise<AudienceMembers> {
     this.requireAdmin(p);
-    if (!this.d.audiences.get(this.d.tenantId, tag)) throw notFoundError(`no audience ${tag}`);
-    return { tag, user_ids: this.d.audiences.membersOf(this.d.tenantId, tag) };
+    if (!(await this.d.audiences.get(this.d.tenantId, tag))) throw notFoundError(`no audience ${tag}`);
+    return { tag, user_ids: await this.d.audiences.membersOf(this.d.tenantId, tag) };
   }
 
   private requireAdmin(p: Principal): void {

@@ -16,6 +16,7 @@
  * vectors are finished after a restart sends no `document_indexed`.
  */
 import type { NotificationCreate } from '../../../agent-runtime/src/contracts.js';
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { ChunkVector, DocumentRow, DocumentStore, VectorIndex } from './ports.js';
 
 /** Sends a notification in the background; never throws. */
@@ -25,7 +26,7 @@ export type NoticeSink = (n: NotificationCreate) => void;
 export interface DocumentNoticesDeps {
   tenantId: string;
   sink: NoticeSink;
-  /** Run `fn` after the current work (default `setImmediate`). */
+  /** Run `fn` after the current work and its transaction (default `setImmediate`; app.ts: `AfterCommit.defer`). */
   defer?: (fn: () => void) => void;
 }
 
@@ -40,6 +41,13 @@ export function documentNotice(d: DocumentRow): NotificationCreate | null {
     payload: { document_id: d.id, link: `/knowledge/${encodeURIComponent(d.id)}`, ...(indexed ? {} : { error: (d.last_error ?? '').slice(0, 1000) }) },
     idempotency_key: `document:${d.id}:${d.status}:${d.updated_at}`,
   };
+}
+
+/** Run `fn` once `r` is settled successfully: at once for a value (SQLite), after the promise (PostgreSQL). */
+function then<T>(r: Awaitable<T>, fn: () => void): Awaitable<T> {
+  if (r instanceof Promise) return r.then((v) => { fn(); return v; });
+  fn();
+  return r;
 }
 
 /** Overrides some methods of `target`; the rest pass through, bound to it. */
@@ -68,43 +76,41 @@ export class DocumentNotices {
   watchDocuments(store: DocumentStore): DocumentStore {
     this.documents = store;
     return overriding(store, {
-      setIndexed: (id, state, now) => {
-        store.setIndexed(id, state, now);
+      setIndexed: (id, state, now) => then(store.setIndexed(id, state, now), () => {
         if (state.status === 'indexing') this.awaiting.add(id); else this.settle(id);
-      },
-      setFailed: (id, error, now) => {
-        store.setFailed(id, error, now);
-        this.settle(id);
-      },
-      delete: (id) => {
-        store.delete(id);
-        this.awaiting.delete(id);
-      },
+      }),
+      setFailed: (id, error, now) => then(store.setFailed(id, error, now), () => { this.settle(id); }),
+      delete: (id) => then(store.delete(id), () => { this.awaiting.delete(id); }),
     });
   }
 
   /** `index` with the hook on `put` (an awaited document may be complete after it). */
   watchVectors(index: VectorIndex): VectorIndex {
     return overriding(index, {
-      put: (items: ChunkVector[], now: string) => {
-        index.put(items, now);
+      put: (items: ChunkVector[], now: string) => then(index.put(items, now), () => {
         const done = new Set<string>();
         for (const it of items) if (this.awaiting.has(it.documentId)) done.add(it.documentId);
         for (const id of done) this.settle(id, true);
-      },
+      }),
     });
   }
 
   /** After the current work, send the notice of `id` if it finished (`onlyIndexed`: not while it is still `indexing`). */
   private settle(id: string, onlyIndexed = false): void {
     this.defer(() => {
-      const doc = this.documents?.get(this.d.tenantId, id) ?? null;
-      if (!doc) { this.awaiting.delete(id); return; }
-      if (doc.status === 'indexing') return;
-      this.awaiting.delete(id);
-      if (onlyIndexed && doc.status !== 'indexed') return;
-      const n = documentNotice(doc);
-      if (n) this.d.sink(n);
+      const got = this.documents?.get(this.d.tenantId, id) ?? null;
+      if (got instanceof Promise) got.then((doc) => { this.notify(id, doc, onlyIndexed); }, () => { /* the store is closing: no notice */ });
+      else this.notify(id, got, onlyIndexed);
     });
+  }
+
+  /** Send the notice of `doc` (`id`'s row now) if it finished. */
+  private notify(id: string, doc: DocumentRow | null, onlyIndexed: boolean): void {
+    if (!doc) { this.awaiting.delete(id); return; }
+    if (doc.status === 'indexing') return;
+    this.awaiting.delete(id);
+    if (onlyIndexed && doc.status !== 'indexed') return;
+    const n = documentNotice(doc);
+    if (n) this.d.sink(n);
   }
 }

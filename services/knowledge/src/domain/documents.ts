@@ -10,7 +10,7 @@ import type { DocumentContent, DocumentDetail, DocumentPatchRequest, DocumentVie
 import { invalidInput } from './errors.js';
 import type { Indexer } from './indexing.js';
 import type {
-  AudienceStore, BlobStore, ChunkStore, ChunkTerms, DocumentPosition, DocumentRow, DocumentStore, Transactor, VectorIndex,
+  AsyncTransactor, AudienceStore, BlobStore, ChunkStore, ChunkTerms, DocumentPosition, DocumentRow, DocumentStore, VectorIndex,
 } from './ports.js';
 import type { EmbeddingPump } from './pump.js';
 import { resolveGovernance, type Visibility } from './visibility.js';
@@ -59,7 +59,7 @@ export interface DocumentsDeps {
   objects: BlobStore;
   indexer: Pick<Indexer, 'denseWanted'>;
   pump: Pick<EmbeddingPump, 'kick'>;
-  tx: Transactor;
+  tx: AsyncTransactor;
 }
 
 /** Document use cases. */
@@ -70,13 +70,13 @@ export class Documents {
    * Documents the caller may read, newest first, a page at a time.
    * @throws DomainError `invalid_request` (field `querystring.cursor`) for a cursor this service did not issue.
    */
-  list(p: Principal, opts: ListOptions): Page<DocumentView> {
+  async list(p: Principal, opts: ListOptions): Promise<Page<DocumentView>> {
     let cursor: DocumentPosition | null = null;
     if (opts.cursor) {
       const c = requireCursor(opts.cursor, isListPosition, 'querystring.cursor');
       cursor = { created_at: c.c, id: c.i };
     }
-    const rows = this.d.documents.list(this.d.visibility.viewerOf(p), {
+    const rows = await this.d.documents.list(await this.d.visibility.viewerOf(p), {
       limit: opts.limit + 1, cursor, archived: opts.archived ?? 'exclude', ...(opts.status ? { status: opts.status } : {}), ...(opts.q ? { q: opts.q } : {}),
     });
     const page = pageFromRows(rows, opts.limit, (r): ListPosition => ({ c: r.created_at, i: r.id }));
@@ -84,24 +84,24 @@ export class Documents {
   }
 
   /** A visible document with chunk previews (first 200 characters). @throws DomainError `not_found`. */
-  detail(p: Principal, id: string): DocumentDetail {
-    const d = this.d.visibility.visibleDocument(p, id);
-    const chunks = this.d.chunks.list(id).map((c) => ({ chunk_index: c.chunk_index, heading: c.heading, chars: c.content.length, preview: c.content.slice(0, 200) }));
+  async detail(p: Principal, id: string): Promise<DocumentDetail> {
+    const d = await this.d.visibility.visibleDocument(p, id);
+    const chunks = (await this.d.chunks.list(id)).map((c) => ({ chunk_index: c.chunk_index, heading: c.heading, chars: c.content.length, preview: c.content.slice(0, 200) }));
     return { ...documentView(d), chunks };
   }
 
   /** The extracted text of a visible document. @throws DomainError `not_found`. */
-  content(p: Principal, id: string): DocumentContent {
-    const d = this.d.visibility.visibleDocument(p, id);
-    return { document_id: id, title: d.title, mime_type: d.mime_type, content: this.d.documents.contentOf(id) ?? '' };
+  async content(p: Principal, id: string): Promise<DocumentContent> {
+    const d = await this.d.visibility.visibleDocument(p, id);
+    return { document_id: id, title: d.title, mime_type: d.mime_type, content: (await this.d.documents.contentOf(id)) ?? '' };
   }
 
   /**
    * The stored upload of a visible document, or null when it has none (text, batch) or it is gone.
    * @throws DomainError `not_found` when not visible.
    */
-  original(p: Principal, id: string): OriginalFile | null {
-    const d = this.d.visibility.visibleDocument(p, id);
+  async original(p: Principal, id: string): Promise<OriginalFile | null> {
+    const d = await this.d.visibility.visibleDocument(p, id);
     if (!d.object_sha256) return null;
     const data = this.d.objects.get(d.object_sha256);
     return data ? { data, mime: d.mime_type ?? 'application/octet-stream', filename: d.filename ?? `${id}.bin` } : null;
@@ -115,8 +115,8 @@ export class Documents {
    * a new title is searchable at once and re-embedded in the background.
    * @returns the document detail. @throws DomainError `not_found`, `not_owner`, `invalid_request`, and those of `resolveGovernance`.
    */
-  update(p: Principal, id: string, body: DocumentPatchRequest): DocumentDetail {
-    const d = this.d.visibility.managedDocument(p, id);
+  async update(p: Principal, id: string, body: DocumentPatchRequest): Promise<DocumentDetail> {
+    const d = await this.d.visibility.managedDocument(p, id);
     const fields = ['visibility_mode', 'audience_tags', 'user_grants', 'owner_user_id', 'title'] as const;
     if (!fields.some((f) => body[f] !== undefined)) throw invalidInput(`nothing to change: send one of ${fields.join(', ')}`, 'body');
     const replace = body.visibility_mode !== undefined;
@@ -135,7 +135,7 @@ export class Documents {
       if (!title) throw invalidInput('title is empty', 'title');
       if (title !== d.title) {
         const titleTerms = analyze(title).join(' ');
-        terms = this.d.chunks.list(id).map((c) => ({ chunkId: c.id, titleTerms, bodyTerms: analyze(c.heading ? `${c.heading}\n${c.content}` : c.content).join(' ') }));
+        terms = (await this.d.chunks.list(id)).map((c) => ({ chunkId: c.id, titleTerms, bodyTerms: analyze(c.heading ? `${c.heading}\n${c.content}` : c.content).join(' ') }));
       }
     }
     const now = nowIso();
@@ -143,12 +143,12 @@ export class Documents {
     // Visibility lives on the document and its audience and grant rows only (chunks carry none), so
     // the change applies to search, list, detail and content at once. A new title rewrites the
     // chunks' keyword rows and marks them for re-embedding; old vectors serve until replaced.
-    this.d.tx(() => {
-      this.d.audiences.ensure(this.d.tenantId, g.audiences, now);
-      this.d.documents.setGovernance(id, { visibility: g.visibility, owner: g.owner, audiences: g.audiences, grants: g.grants, title }, now);
+    await this.d.tx(async () => {
+      await this.d.audiences.ensure(this.d.tenantId, g.audiences, now);
+      await this.d.documents.setGovernance(id, { visibility: g.visibility, owner: g.owner, audiences: g.audiences, grants: g.grants, title }, now);
       if (terms) {
-        this.d.chunks.retitle(terms);
-        this.d.vectors.markForReembedding(id, dense);
+        await this.d.chunks.retitle(terms);
+        await this.d.vectors.markForReembedding(id, dense);
       }
     });
     if (terms && dense) this.d.pump.kick();
@@ -157,19 +157,19 @@ export class Documents {
   }
 
   /** Delete a document, its chunks and vectors (owner or admin). @throws DomainError `not_found`, `not_owner`. */
-  delete(p: Principal, id: string): void {
-    this.d.visibility.managedDocument(p, id);
-    this.d.tx(() => {
-      this.d.vectors.remove(this.d.chunks.idsOf(id));
-      this.d.chunks.removeAll(id);
-      this.d.documents.delete(id);
+  async delete(p: Principal, id: string): Promise<void> {
+    await this.d.visibility.managedDocument(p, id);
+    await this.d.tx(async () => {
+      await this.d.vectors.remove(await this.d.chunks.idsOf(id));
+      await this.d.chunks.removeAll(id);
+      await this.d.documents.delete(id);
     });
   }
 
   /** Archive (hidden from search and the default list) or restore (owner or admin). @throws DomainError `not_found`, `not_owner`. */
-  setArchived(p: Principal, id: string, archived: boolean): DocumentView {
-    const d = this.d.visibility.managedDocument(p, id);
-    if (archived !== (d.archived_at !== null)) this.d.documents.setArchived(id, archived ? nowIso() : null, nowIso());
-    return documentView(this.d.documents.get(this.d.tenantId, id)!);
+  async setArchived(p: Principal, id: string, archived: boolean): Promise<DocumentView> {
+    const d = await this.d.visibility.managedDocument(p, id);
+    if (archived !== (d.archived_at !== null)) await this.d.documents.setArchived(id, archived ? nowIso() : null, nowIso());
+    return documentView((await this.d.documents.get(this.d.tenantId, id))!);
   }
 }

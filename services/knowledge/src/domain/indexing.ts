@@ -41,11 +41,11 @@ export class Indexer {
    * (domain/prepare.ts; body terms analysed, the title's added here). Call inside a transaction.
    * @returns the new chunk ids and their embedding texts.
    */
-  indexPrepared(doc: { id: string; title: string }, chunks: PreparedChunk[]): { chunkIds: number[]; texts: string[] } {
+  async indexPrepared(doc: { id: string; title: string }, chunks: PreparedChunk[]): Promise<{ chunkIds: number[]; texts: string[] }> {
     const titleTerms = analyze(doc.title).join(' ');
     const rows = chunks.map((c) => ({ chunk_index: c.chunk_index, heading: c.heading, content: c.content, titleTerms, bodyTerms: c.bodyTerms }));
-    this.d.vectors.remove(this.d.chunks.idsOf(doc.id));
-    const chunkIds = this.d.chunks.replace(doc.id, rows);
+    await this.d.vectors.remove(await this.d.chunks.idsOf(doc.id));
+    const chunkIds = await this.d.chunks.replace(doc.id, rows);
     return { chunkIds, texts: chunks.map((c) => embeddingText(doc.title, c.heading, c.content)) };
   }
 
@@ -54,7 +54,7 @@ export class Indexer {
     if (!this.d.embedder.available || chunkIds.length === 0) return;
     try {
       const vecs = await this.d.embedder.embed(texts, 'bulk');
-      this.d.vectors.put(chunkIds.map((id, i) => ({ chunkId: id, documentId, vector: vecs[i]! })), nowIso());
+      await this.d.vectors.put(chunkIds.map((id, i) => ({ chunkId: id, documentId, vector: vecs[i]! })), nowIso());
     } catch (err) {
       this.d.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'embedding at ingest failed; the background pass retries');
       this.d.pump.kick();

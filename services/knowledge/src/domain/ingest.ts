@@ -22,7 +22,7 @@ import type { Indexer } from './indexing.js';
 import { DocumentLimitError, ParseError, PreparerClosedError } from './parse-errors.js';
 import { detectFormat, FORMAT_MIME, type DocFormat } from './parsers.js';
 import { prepareText, type PreparedChunk } from './prepare.js';
-import type { AudienceStore, BlobStore, DocumentPreparer, DocumentStore, JobStore, Transactor } from './ports.js';
+import type { AsyncTransactor, AudienceStore, BlobStore, DocumentPreparer, DocumentStore, JobStore } from './ports.js';
 import type { EmbeddingPump } from './pump.js';
 import { cleanTags, resolveGovernance, type Visibility } from './visibility.js';
 
@@ -54,7 +54,7 @@ export interface IngestDeps {
   visibility: Visibility;
   settings: Pick<KnowledgeSettings, 'maxUploadBytes' | 'maxTextChars' | 'ingestWaitMs'>;
   logger: Logger;
-  tx: Transactor;
+  tx: AsyncTransactor;
 }
 
 /** Ingestion use cases. */
@@ -77,7 +77,7 @@ export class Ingest {
     const id = newId();
     const now = nowIso();
     const baseTitle = title?.trim() || file.filename.replace(/\.[A-Za-z0-9]+$/, '') || 'Untitled';
-    this.d.documents.insert({
+    await this.d.documents.insert({
       id, tenant_id: this.d.tenantId, title: baseTitle.slice(0, 500), source_type: 'file', filename: file.filename.slice(0, 255), mime_type: FORMAT_MIME[format],
       bytes: file.data.length, object_sha256: sha256, owner_user_id: p.id, creator_user_id: p.id, visibility_mode: 'private',
       tags: [], metadata: { format }, audience_tags: [], user_grants: [], batch_id: null, now,
@@ -93,7 +93,7 @@ export class Ingest {
   async ingestText(p: Principal, title: string, content: string): Promise<IngestOutcome> {
     if (!content.trim()) throw invalidInput('content is empty', 'content');
     const id = newId();
-    this.d.documents.insert({
+    await this.d.documents.insert({
       id, tenant_id: this.d.tenantId, title: (title.trim() || 'Untitled').slice(0, 500), source_type: 'text', filename: null, mime_type: 'text/plain',
       bytes: Buffer.byteLength(content), object_sha256: null, owner_user_id: p.id, creator_user_id: p.id, visibility_mode: 'private',
       tags: [], metadata: {}, audience_tags: [], user_grants: [], batch_id: null, now: nowIso(),
@@ -109,7 +109,7 @@ export class Ingest {
    * (issue 11 item 5), are reported in `failed`.
    * @throws DomainError of `resolveGovernance`; `invalid_request` for malformed `tags`.
    */
-  ingestBatch(p: Principal, body: BatchIngestRequest): BatchIngestResult {
+  async ingestBatch(p: Principal, body: BatchIngestRequest): Promise<BatchIngestResult> {
     const g = resolveGovernance(p, body);
     const tags = cleanTags(body.tags, 'tags');
     const now = nowIso();
@@ -119,12 +119,12 @@ export class Ingest {
     const docs: BatchIngestResult['documents'] = [];
     const failed: BatchIngestResult['failed'] = [];
     let chunks = 0;
-    this.d.tx(() => {
-      this.d.audiences.ensure(this.d.tenantId, g.audiences, now);
-      body.records.forEach((r, index) => {
+    await this.d.tx(async () => {
+      await this.d.audiences.ensure(this.d.tenantId, g.audiences, now);
+      for (const [index, r] of body.records.entries()) {
         const title = typeof r.title === 'string' ? r.title.trim() : '';
         const content = typeof r.content === 'string' ? r.content : '';
-        if (!title || !content.trim()) { failed.push({ index, error: 'a record needs a non-empty title and content' }); return; }
+        if (!title || !content.trim()) { failed.push({ index, error: 'a record needs a non-empty title and content' }); continue; }
         const meta = r.metadata && typeof r.metadata === 'object' && !Array.isArray(r.metadata) ? r.metadata : {};
         const metaTags = (meta as { tags?: unknown }).tags;
         const recTags = Array.isArray(metaTags) ? metaTags.filter((t): t is string => typeof t === 'string' && TAG_PATTERN.test(t)) : [];
@@ -134,22 +134,22 @@ export class Ingest {
         } catch (err) {
           if (!(err instanceof DocumentLimitError)) throw err;
           failed.push({ index, error: err.message });
-          return;
+          continue;
         }
         const id = newId();
-        this.d.documents.insert({
+        await this.d.documents.insert({
           id, tenant_id: this.d.tenantId, title: title.slice(0, 500), source_type: 'batch', filename: null, mime_type: 'text/plain',
           bytes: Buffer.byteLength(content), object_sha256: null, owner_user_id: g.owner, creator_user_id: p.id, visibility_mode: g.visibility,
           tags: [...new Set([...tags, ...recTags])], metadata: meta, audience_tags: g.audiences, user_grants: g.grants, batch_id: batchId, now,
         });
-        const { chunkIds } = this.d.indexer.indexPrepared({ id, title: title.slice(0, 500) }, prepared);
-        this.d.documents.setIndexed(id, { status: dense && chunkIds.length ? 'indexing' : 'indexed', chunks: chunkIds.length, embedded: 0, error: null, content }, now);
+        const { chunkIds } = await this.d.indexer.indexPrepared({ id, title: title.slice(0, 500) }, prepared);
+        await this.d.documents.setIndexed(id, { status: dense && chunkIds.length ? 'indexing' : 'indexed', chunks: chunkIds.length, embedded: 0, error: null, content }, now);
         chunks += chunkIds.length;
         docs.push({ document_id: id, title: title.slice(0, 500), chunks_indexed: chunkIds.length });
-      });
-      this.d.jobs.create(jobId, this.d.tenantId, 'batch_ingest', p.id, chunks, now);
+      }
+      await this.d.jobs.create(jobId, this.d.tenantId, 'batch_ingest', p.id, chunks, now);
     });
-    if (dense) this.d.pump.kick(); else this.d.jobs.progress(jobId, chunks, chunks, 'done', null, nowIso());
+    if (dense) this.d.pump.kick(); else await this.d.jobs.progress(jobId, chunks, chunks, 'done', null, nowIso());
     return {
       batch_id: batchId, job_id: jobId, documents_indexed: docs.length, chunks_indexed: chunks, failed, documents: docs,
       visibility_mode: g.visibility, owner_user_id: g.owner, dense: dense ? (chunks ? 'pending' : 'done') : 'disabled',
@@ -163,7 +163,7 @@ export class Ingest {
    * @throws DomainError `not_found`, `not_owner`.
    */
   async reindex(p: Principal, id: string): Promise<ReindexResult> {
-    const d = this.d.visibility.managedDocument(p, id);
+    const d = await this.d.visibility.managedDocument(p, id);
     try {
       if (d.object_sha256) {
         const data = this.d.objects.get(d.object_sha256);
@@ -172,12 +172,12 @@ export class Ingest {
         if (!format) throw knowledgeError('ingestion_failed', 'unsupported file type', { extra: { document_id: id } });
         await this.parseFile(id, format, () => data, null);
       } else {
-        await this.indexText(id, this.d.documents.contentOf(id) ?? '');
+        await this.indexText(id, (await this.d.documents.contentOf(id)) ?? '');
       }
     } catch (err) {
       if (!isKnowledgeError(err, 'ingestion_failed') && !isKnowledgeError(err, 'document_limit_exceeded')) throw err;
     }
-    const after = this.d.documents.get(this.d.tenantId, id)!;
+    const after = (await this.d.documents.get(this.d.tenantId, id))!;
     return { document_id: id, status: after.status, chunks_indexed: after.chunks_indexed, last_error: after.last_error };
   }
 
@@ -186,13 +186,13 @@ export class Ingest {
    * background; texts, kept only once indexed, fail with a note to send them again.
    * @returns how many documents were resumed or failed.
    */
-  resumeInterrupted(): number {
-    const docs = this.d.documents.awaitingParse(this.d.tenantId);
+  async resumeInterrupted(): Promise<number> {
+    const docs = await this.d.documents.awaitingParse(this.d.tenantId);
     for (const d of docs) {
       const sha = d.object_sha256;
       const format = d.metadata.format as DocFormat;
       if (!sha || !FORMATS.includes(format)) {
-        this.d.documents.setFailed(d.id, 'the service stopped before this document was indexed; send it again', nowIso());
+        await this.d.documents.setFailed(d.id, 'the service stopped before this document was indexed; send it again', nowIso());
         continue;
       }
       this.parseFile(d.id, format, () => this.d.objects.get(sha), null).catch(() => {});
@@ -212,14 +212,14 @@ export class Ingest {
     } finally {
       clearTimeout(timer);
     }
-    return { result: this.resultOf(id), pending: true };
+    return { result: await this.resultOf(id), pending: true };
   }
 
   /** Prepare a stored file off the event loop, then index it; a refusal marks the document failed. */
   private parseFile(id: string, format: DocFormat, load: () => Buffer | null, fallbackTitle: string | null): Promise<IngestResult> {
     return this.d.preparer.prepare({ kind: 'file', format, load }).then(
       (doc) => this.store(id, doc.text, doc.chunks, fallbackTitle && doc.title ? { from: fallbackTitle, to: doc.title } : null),
-      (err: unknown) => { throw this.failed(id, err); },
+      async (err: unknown) => { throw await this.failed(id, err); },
     );
   }
 
@@ -230,7 +230,7 @@ export class Ingest {
       if (text.length > this.d.settings.maxTextChars || text.length <= INLINE_TEXT_CHARS) chunks = prepareText(text, this.d.indexer.prepareOptions());
       else chunks = (await this.d.preparer.prepare({ kind: 'text', text })).chunks;
     } catch (err) {
-      throw this.failed(id, err);
+      throw await this.failed(id, err);
     }
     return this.store(id, text, chunks, null);
   }
@@ -241,13 +241,13 @@ export class Ingest {
    */
   private async store(id: string, text: string, chunks: PreparedChunk[], retitle: { from: string; to: string } | null): Promise<IngestResult> {
     const dense = this.d.indexer.denseWanted();
-    const written = this.d.tx(() => {
-      const current = this.d.documents.get(this.d.tenantId, id);
+    const written = await this.d.tx(async () => {
+      const current = await this.d.documents.get(this.d.tenantId, id);
       if (!current) return null; // deleted while it was being parsed
       const title = retitle && current.title === retitle.from.slice(0, 500) ? retitle.to.slice(0, 500) : current.title;
-      if (title !== current.title) this.d.documents.setTitle(id, title);
-      const r = this.d.indexer.indexPrepared({ id, title }, chunks);
-      this.d.documents.setIndexed(id, { status: dense && r.chunkIds.length ? 'indexing' : 'indexed', chunks: r.chunkIds.length, embedded: 0, error: null, content: text }, nowIso());
+      if (title !== current.title) await this.d.documents.setTitle(id, title);
+      const r = await this.d.indexer.indexPrepared({ id, title }, chunks);
+      await this.d.documents.setIndexed(id, { status: dense && r.chunkIds.length ? 'indexing' : 'indexed', chunks: r.chunkIds.length, embedded: 0, error: null, content: text }, nowIso());
       return r;
     });
     if (!written) throw notFoundError(`document ${id} was deleted`);
@@ -259,17 +259,17 @@ export class Ingest {
    * The error to answer for a failed preparation, after marking the document failed with its
    * message. A stop (`PreparerClosedError`) leaves the document waiting for the next start.
    */
-  private failed(id: string, err: unknown): Error {
+  private async failed(id: string, err: unknown): Promise<Error> {
     if (err instanceof PreparerClosedError || err instanceof DomainError) return err;
     const msg = err instanceof ParseError ? err.message : 'the file could not be parsed';
     if (!(err instanceof ParseError)) this.d.logger.warn({ err }, 'parser failed');
-    this.d.documents.setFailed(id, msg, nowIso());
+    await this.d.documents.setFailed(id, msg, nowIso());
     if (err instanceof DocumentLimitError) return knowledgeError('document_limit_exceeded', msg, { extra: { document_id: id, limit: err.limit } });
     return knowledgeError('ingestion_failed', msg, { extra: { document_id: id } });
   }
 
-  private resultOf(id: string): IngestResult {
-    const d = this.d.documents.get(this.d.tenantId, id);
+  private async resultOf(id: string): Promise<IngestResult> {
+    const d = await this.d.documents.get(this.d.tenantId, id);
     if (!d) throw notFoundError(`document ${id} was deleted`);
     return { document_id: id, knowledge_item_id: id, title: d.title, chunks_indexed: d.chunks_indexed, status: d.status, visibility_mode: d.visibility_mode };
   }

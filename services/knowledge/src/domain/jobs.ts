@@ -30,8 +30,10 @@ export class Jobs {
    * The newest `limit` jobs (1-200) the caller may see: an admin the tenant's, a user their own
    * (`GET /v1/knowledge/jobs`; issue 19 item 5, the admin jobs view lists them), each as `job()` reports it.
    */
-  list(p: Principal, limit: number): JobView[] {
-    return this.d.jobs.list(this.d.tenantId, isAdmin(p) ? null : p.id, limit).map((j) => this.job(p, j.id));
+  async list(p: Principal, limit: number): Promise<JobView[]> {
+    const out: JobView[] = [];
+    for (const j of await this.d.jobs.list(this.d.tenantId, isAdmin(p) ? null : p.id, limit)) out.push(await this.job(p, j.id));
+    return out;
   }
 
   /**
@@ -40,31 +42,31 @@ export class Jobs {
    * @returns the job as it stands and what was kept (documents, chunks, chunks with vectors).
    * @throws DomainError `admin_required` (403), `job_not_found` (404), `conflict` (409: finished, or a `reembed` job).
    */
-  cancel(p: Principal, id: string): JobView & { kept: { documents: number; chunks: number; chunks_embedded: number } } {
+  async cancel(p: Principal, id: string): Promise<JobView & { kept: { documents: number; chunks: number; chunks_embedded: number } }> {
     if (!isAdmin(p)) throw new DomainError('admin_required', 'cancelling a job is for admins');
-    const j = this.d.jobs.get(this.d.tenantId, id);
+    const j = await this.d.jobs.get(this.d.tenantId, id);
     if (!j) throw knowledgeError('job_not_found', `no job ${id}`);
     if (j.kind !== 'batch_ingest') throw new DomainError('conflict', 'only batch ingests can be cancelled (re-embedding must finish for search to use vectors)');
-    const view = this.job(p, id);
+    const view = await this.job(p, id);
     if (view.status !== 'running') throw new DomainError('conflict', `job ${id} has finished (${view.status})`);
-    const kept = this.d.jobs.cancelBatch(this.d.tenantId, id, nowIso());
+    const kept = await this.d.jobs.cancelBatch(this.d.tenantId, id, nowIso());
     if (!kept) throw new DomainError('conflict', `job ${id} has finished`);
-    return { ...this.job(p, id), kept: { documents: kept.documents, chunks: kept.chunks, chunks_embedded: kept.embedded } };
+    return { ...(await this.job(p, id)), kept: { documents: kept.documents, chunks: kept.chunks, chunks_embedded: kept.embedded } };
   }
 
-  job(p: Principal, id: string): JobView {
-    const j = this.d.jobs.get(this.d.tenantId, id);
+  async job(p: Principal, id: string): Promise<JobView> {
+    const j = await this.d.jobs.get(this.d.tenantId, id);
     if (!j || (!isAdmin(p) && j.owner_user_id !== p.id)) throw knowledgeError('job_not_found', `no job ${id}`);
     let { done, total, status } = j;
     const extra: Partial<JobView> = {};
     if (j.kind === 'batch_ingest' && status === 'running') {
       // A batch job's id is its batch id.
-      const prog = this.d.documents.batchProgress(j.id);
+      const prog = await this.d.documents.batchProgress(j.id);
       if (prog.documents > 0) {
         done = prog.embedded; total = prog.chunks;
         extra.chunks_total = prog.chunks; extra.chunks_embedded = prog.embedded;
         if (!this.d.embedder.available && this.d.embedder.status().state !== 'loading') { done = total; status = 'done'; }
-        if (done >= total) { status = 'done'; this.d.jobs.progress(j.id, total, total, 'done', null, nowIso()); }
+        if (done >= total) { status = 'done'; await this.d.jobs.progress(j.id, total, total, 'done', null, nowIso()); }
       }
     }
     return {

@@ -1,19 +1,23 @@
 /**
  * What the knowledge domain needs from persistence and the outside world (DESIGN.md "Inside a
- * service"). `store/` implements the stores over SQLite (one file per table group); a PostgreSQL
- * implementation could stand behind the same interfaces (FTS5 as `tsvector`, sqlite-vec as
- * pgvector): no database or statement types cross them.
+ * service"). `store/` implements the stores over SQLite (one file per table group) and `store/pg/`
+ * over PostgreSQL (FTS5 as `tsvector`, sqlite-vec as pgvector; issue 21 item 1): no database or
+ * statement types cross them. Store methods answer `Awaitable<T>`: now on SQLite, later on PostgreSQL.
  *
  * Visibility (spec "Knowledge" visibility table) of documents and chunks is applied by the stores
  * on every read path that takes a `Viewer`, so it can run inside the database's query.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { KnowledgeProfile, KnowledgeScope } from '../../../shared/identity/access-profiles.js';
 import type { DocumentStatus, VisibilityMode } from '../contracts.js';
 import type { DocFormat } from './parsers.js';
 import type { PreparedDocument } from './prepare.js';
 
-/** Run `fn` atomically (all of its store calls commit or none do). `fn` must be synchronous. */
-export type Transactor = <T>(fn: () => T) => T;
+/**
+ * Run `fn` in one transaction of the store's database, either engine (issue 21 item 1): inside it
+ * await only store calls (services/shared/db/async-store.ts). The domain's atomic groups use it.
+ */
+export type { AsyncTransactor } from '../../../shared/db/async-store.js';
 
 /** Who is reading: resolved once per request. */
 export interface Viewer {
@@ -109,29 +113,29 @@ export interface BatchProgress { documents: number; indexed: number; failed: num
 
 /** Documents with their governance rows (audiences, grants). */
 export interface DocumentStore {
-  insert(d: NewDocument): void;
+  insert(d: NewDocument): Awaitable<void>;
   /** The document of `tenantId`, visible or not. */
-  get(tenantId: string, id: string): DocumentRow | null;
+  get(tenantId: string, id: string): Awaitable<DocumentRow | null>;
   /** The document when `viewer` may read it, else null (absent and invisible look the same). */
-  getVisible(viewer: Viewer, id: string): DocumentRow | null;
+  getVisible(viewer: Viewer, id: string): Awaitable<DocumentRow | null>;
   /** Documents visible to `viewer`, newest first (created_at, id), after `q.cursor`. */
-  list(viewer: Viewer, q: DocumentListQuery): DocumentRow[];
+  list(viewer: Viewer, q: DocumentListQuery): Awaitable<DocumentRow[]>;
   /** The extracted text, or null. */
-  contentOf(id: string): string | null;
-  setIndexed(id: string, state: IndexState, now: string): void;
-  setTitle(id: string, title: string): void;
-  setFailed(id: string, error: string, now: string): void;
-  setArchived(id: string, at: string | null, now: string): void;
+  contentOf(id: string): Awaitable<string | null>;
+  setIndexed(id: string, state: IndexState, now: string): Awaitable<void>;
+  setTitle(id: string, title: string): Awaitable<void>;
+  setFailed(id: string, error: string, now: string): Awaitable<void>;
+  setArchived(id: string, at: string | null, now: string): Awaitable<void>;
   /** Replace visibility, audiences, grants, owner and title. */
-  setGovernance(id: string, g: GovernanceChange, now: string): void;
+  setGovernance(id: string, g: GovernanceChange, now: string): Awaitable<void>;
   /** Remove the document row and its governance rows (chunks are removed by `ChunkStore.removeAll`). */
-  delete(id: string): void;
-  batchProgress(batchId: string): BatchProgress;
+  delete(id: string): Awaitable<void>;
+  batchProgress(batchId: string): Awaitable<BatchProgress>;
   /**
    * File and text documents whose parse never finished (`indexing` with no chunks: a stop cut
    * their parse short), oldest first (issue 11 item 5: parsing runs in the background).
    */
-  awaitingParse(tenantId: string): DocumentRow[];
+  awaitingParse(tenantId: string): Awaitable<DocumentRow[]>;
 }
 
 /** A chunk to index: its text and its analysed title and body terms for keyword search. */
@@ -152,25 +156,25 @@ export interface ChunkTerms { chunkId: number; titleTerms: string; bodyTerms: st
 /** Chunks and their keyword index (BM25 over analysed title and body terms). */
 export interface ChunkStore {
   /** Ids of a document's chunks. */
-  idsOf(documentId: string): number[];
+  idsOf(documentId: string): Awaitable<number[]>;
   /** Replace a document's chunks and their keyword rows. @returns the new chunk ids, in order. */
-  replace(documentId: string, chunks: NewChunk[]): number[];
+  replace(documentId: string, chunks: NewChunk[]): Awaitable<number[]>;
   /** Remove a document's chunks and their keyword rows. */
-  removeAll(documentId: string): void;
+  removeAll(documentId: string): Awaitable<void>;
   /** A document's chunks by index. */
-  list(documentId: string): ChunkRow[];
-  count(): number;
+  list(documentId: string): Awaitable<ChunkRow[]>;
+  count(): Awaitable<number>;
   /** Rewrite the keyword rows of chunks (a new document title). */
-  retitle(terms: ChunkTerms[]): void;
+  retitle(terms: ChunkTerms[]): Awaitable<void>;
   /**
    * Best keyword matches among visible, unarchived chunks, best first.
    * @param match an FTS query over analysed terms; @param titleWeight weight of the title column.
    */
-  sparse(viewer: Viewer, match: string, limit: number, titleWeight: number): SparseMatch[];
+  sparse(viewer: Viewer, match: string, limit: number, titleWeight: number): Awaitable<SparseMatch[]>;
   /** The subset of `ids` the viewer may read (unarchived), with their document ids. */
-  visibleChunkIds(viewer: Viewer, ids: number[]): Map<number, string>;
+  visibleChunkIds(viewer: Viewer, ids: number[]): Awaitable<Map<number, string>>;
   /** Chunks with their document titles, by id. */
-  hits(ids: number[]): Map<number, ChunkHit>;
+  hits(ids: number[]): Awaitable<Map<number, ChunkHit>>;
 }
 
 /** A chunk that lacks a vector, with what its embedding text is made of. */
@@ -189,22 +193,22 @@ export interface VectorIndex {
    * vectors are dropped and every chunk waits for a new vector.
    * @returns true when an existing index of another width was recreated.
    */
-  ensure(dims: number): boolean;
+  ensure(dims: number): Awaitable<boolean>;
   /** Store vectors of chunks that still exist and lack one; bumps their documents' counts (`indexed` when complete). */
-  put(items: ChunkVector[], now: string): void;
+  put(items: ChunkVector[], now: string): Awaitable<void>;
   /** Remove the vectors of chunks. */
-  remove(chunkIds: number[]): void;
+  remove(chunkIds: number[]): Awaitable<void>;
   /** Nearest chunks by Hamming distance over sign bits (candidates for rescoring). */
-  knn(query: Float32Array, k: number): Array<{ chunk_id: number; distance: number }>;
+  knn(query: Float32Array, k: number): Awaitable<Array<{ chunk_id: number; distance: number }>>;
   /** Float vectors of chunks. */
-  vectorsOf(ids: number[]): Map<number, Float32Array>;
+  vectorsOf(ids: number[]): Awaitable<Map<number, Float32Array>>;
   /** Chunks still lacking a vector, oldest first. */
-  pending(limit: number): PendingChunk[];
-  countPending(): number;
+  pending(limit: number): Awaitable<PendingChunk[]>;
+  countPending(): Awaitable<number>;
   /** Documents that wait for vectors no model will make: mark them indexed. */
-  finishWithoutVectors(): void;
+  finishWithoutVectors(): Awaitable<void>;
   /** A document's chunks wait for new vectors (its count restarts; `indexing` again when `dense`). */
-  markForReembedding(documentId: string, dense: boolean): void;
+  markForReembedding(documentId: string, dense: boolean): Awaitable<void>;
 }
 
 /** An audience row with its member count. */
@@ -215,26 +219,26 @@ export interface AccessProfileRow extends KnowledgeProfile { id: string; roles: 
 
 /** The tenant's permission profiles as far as knowledge is concerned (issue 13 item 8). */
 export interface AccessProfileStore {
-  list(tenantId: string): AccessProfileRow[];
+  list(tenantId: string): Awaitable<AccessProfileRow[]>;
   /** Replace the tenant's whole list (one transaction) and note when. */
-  replace(tenantId: string, rows: readonly AccessProfileRow[], at: string): void;
+  replace(tenantId: string, rows: readonly AccessProfileRow[], at: string): Awaitable<void>;
 }
 
 /** Audiences (tenant-local groups) and their members. */
 export interface AudienceStore {
   /** Audiences of a tenant by tag. */
-  list(tenantId: string): AudienceRow[];
-  get(tenantId: string, tag: string): Omit<AudienceRow, 'member_count'> | null;
+  list(tenantId: string): Awaitable<AudienceRow[]>;
+  get(tenantId: string, tag: string): Awaitable<Omit<AudienceRow, 'member_count'> | null>;
   /** Create, or update the description (null keeps it). */
-  upsert(tenantId: string, tag: string, description: string | null, now: string): void;
+  upsert(tenantId: string, tag: string, description: string | null, now: string): Awaitable<void>;
   /** Create the audiences that do not exist yet. */
-  ensure(tenantId: string, tags: string[], now: string): void;
+  ensure(tenantId: string, tags: string[], now: string): Awaitable<void>;
   /** Replace the members of an audience. */
-  setMembers(tenantId: string, tag: string, userIds: string[]): void;
+  setMembers(tenantId: string, tag: string, userIds: string[]): Awaitable<void>;
   /** Members, sorted. */
-  membersOf(tenantId: string, tag: string): string[];
+  membersOf(tenantId: string, tag: string): Awaitable<string[]>;
   /** Audiences a user is a member of. */
-  ofUser(tenantId: string, userId: string): string[];
+  ofUser(tenantId: string, userId: string): Awaitable<string[]>;
 }
 
 /** A wiki page. */
@@ -246,13 +250,13 @@ export interface WikiRow {
 
 /** Wiki pages by topic. */
 export interface WikiStore {
-  get(tenantId: string, topic: string): WikiRow | null;
+  get(tenantId: string, topic: string): Awaitable<WikiRow | null>;
   /** Pages by topic. */
-  list(tenantId: string): WikiRow[];
+  list(tenantId: string): Awaitable<WikiRow[]>;
   /** Create, or replace the content and governance fields (owner and creation fields stay). */
-  upsert(page: WikiRow): void;
+  upsert(page: WikiRow): Awaitable<void>;
   /** @returns true when a page was removed. */
-  delete(tenantId: string, topic: string): boolean;
+  delete(tenantId: string, topic: string): Awaitable<boolean>;
 }
 
 /** A long job (progress of batch ingests and re-embedding). */
@@ -264,19 +268,19 @@ export interface JobRow {
 /** Jobs. */
 export interface JobStore {
   /** A running job. */
-  create(id: string, tenantId: string, kind: string, owner: string, total: number, now: string): void;
-  progress(id: string, done: number, total: number, status: string, error: string | null, now: string): void;
-  get(tenantId: string, id: string): JobRow | null;
+  create(id: string, tenantId: string, kind: string, owner: string, total: number, now: string): Awaitable<void>;
+  progress(id: string, done: number, total: number, status: string, error: string | null, now: string): Awaitable<void>;
+  get(tenantId: string, id: string): Awaitable<JobRow | null>;
   /** The newest `limit` jobs of the tenant, of one owner when `owner` is set. */
-  list(tenantId: string, owner: string | null, limit: number): JobRow[];
+  list(tenantId: string, owner: string | null, limit: number): Awaitable<JobRow[]>;
   /** Mark jobs still running as failed (a restart interrupted them). */
-  failInterrupted(now: string): void;
+  failInterrupted(now: string): Awaitable<void>;
   /**
    * Cancel running batch job `id` (issue 19 item 5): the job becomes `cancelled`, its documents
    * still waiting for vectors become `indexed` (keyword search; the vectors made so far stay), and
    * the pump skips the batch's remaining chunks. @returns what the batch kept, or null when no running job `id`.
    */
-  cancelBatch(tenantId: string, id: string, now: string): { documents: number; chunks: number; embedded: number } | null;
+  cancelBatch(tenantId: string, id: string, now: string): Awaitable<{ documents: number; chunks: number; embedded: number } | null>;
 }
 
 /** Original uploads, content-addressed (services/shared/objects/object-store.ts). */

@@ -46,22 +46,27 @@ export class EmbeddingPump {
    * @returns how to stop (in-flight embedding finishes first).
    */
   start(recreated: boolean): () => Promise<void> {
-    if (recreated) {
-      const total = this.d.chunks.count();
-      const jobId = newId();
-      this.d.jobs.create(jobId, this.d.tenantId, 'reembed', 'system', total, nowIso());
-      this.reembed = { jobId, total, done: 0, running: true };
-      this.d.logger.warn({ total }, 'EMBEDDING_DIMS changed: vector index recreated, re-embedding every chunk in the background');
-    }
-    void this.d.embedder.whenSettled().then((st) => {
+    // On SQLite the store calls answer at once, so the job exists before any request is served.
+    const begun = recreated ? this.beginReembed() : Promise.resolve();
+    const settled = begun.then(() => this.d.embedder.whenSettled()).then(async (st) => {
       if (this.closed) return;
       if (st.state === 'ready') this.kick();
       else {
-        this.d.vectors.finishWithoutVectors();
-        if (this.reembed) { this.reembed.running = false; this.d.jobs.progress(this.reembed.jobId, 0, this.reembed.total, 'failed', st.reason, nowIso()); }
+        await this.d.vectors.finishWithoutVectors();
+        if (this.reembed) { this.reembed.running = false; await this.d.jobs.progress(this.reembed.jobId, 0, this.reembed.total, 'failed', st.reason, nowIso()); }
       }
     });
+    settled.catch((err: unknown) => this.d.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'marking documents without vectors failed'));
     return () => this.close();
+  }
+
+  /** Record a `reembed` job over every chunk (the vector index was recreated at start). */
+  private async beginReembed(): Promise<void> {
+    const total = await this.d.chunks.count();
+    const jobId = newId();
+    await this.d.jobs.create(jobId, this.d.tenantId, 'reembed', 'system', total, nowIso());
+    this.reembed = { jobId, total, done: 0, running: true };
+    this.d.logger.warn({ total }, 'EMBEDDING_DIMS changed: vector index recreated, re-embedding every chunk in the background');
   }
 
   /** Stop background work (in-flight embedding finishes). */
@@ -73,7 +78,9 @@ export class EmbeddingPump {
   /** Start a pass over chunks lacking vectors (no-op when one runs, after close, or without a model). */
   kick(): void {
     if (this.pumping || this.closed || !this.d.embedder.available) return;
-    this.pumping = this.pump().finally(() => { this.pumping = null; });
+    this.pumping = this.pump()
+      .catch((err: unknown) => { this.d.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'background embedding failed'); })
+      .finally(() => { this.pumping = null; });
   }
 
   /** Re-embedding progress, or null when the index was not recreated at start. */
@@ -84,7 +91,7 @@ export class EmbeddingPump {
   private async pump(): Promise<void> {
     for (;;) {
       if (this.closed || !this.d.embedder.available) return;
-      const rows = this.d.vectors.pending(BATCH);
+      const rows = await this.d.vectors.pending(BATCH);
       if (rows.length === 0) break;
       let vecs: Float32Array[];
       try {
@@ -94,15 +101,15 @@ export class EmbeddingPump {
         return;
       }
       if (this.closed) return;
-      this.d.vectors.put(rows.map((r, i) => ({ chunkId: r.chunk_id, documentId: r.document_id, vector: vecs[i]! })), nowIso());
+      await this.d.vectors.put(rows.map((r, i) => ({ chunkId: r.chunk_id, documentId: r.document_id, vector: vecs[i]! })), nowIso());
       if (this.reembed) {
         this.reembed.done += rows.length;
-        this.d.jobs.progress(this.reembed.jobId, this.reembed.done, this.reembed.total, 'running', null, nowIso());
+        await this.d.jobs.progress(this.reembed.jobId, this.reembed.done, this.reembed.total, 'running', null, nowIso());
       }
     }
     if (this.reembed?.running) {
       this.reembed.running = false;
-      this.d.jobs.progress(this.reembed.jobId, this.reembed.total, this.reembed.total, 'done', null, nowIso());
+      await this.d.jobs.progress(this.reembed.jobId, this.reembed.total, this.reembed.total, 'done', null, nowIso());
     }
   }
 }

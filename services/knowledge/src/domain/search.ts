@@ -52,7 +52,7 @@ export class Search {
 
   /** Search what `p` may read; each result says how it was found (`retrieval_rationale`). */
   async search(p: Principal, query: string, opts: SearchOptions): Promise<SearchResponse> {
-    const viewer = withFilter(this.d.visibility.viewerOf(p), opts.filter);
+    const viewer = withFilter(await this.d.visibility.viewerOf(p), opts.filter);
     const limit = opts.limit;
     const depth = Math.max(50, limit * 5);
     const useDense = this.d.embedder.available;

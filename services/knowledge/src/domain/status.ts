@@ -31,7 +31,7 @@ export class StatusReport {
    * The retrieval status now, as `reader` may see it: admins get the embedder's reason and model
    * folder, anyone else (and no reader: `/readyz`) the words of `publicDenseReason`.
    */
-  status(reader: Principal | null): KnowledgeStatus {
+  async status(reader: Principal | null): Promise<KnowledgeStatus> {
     const dense = this.d.embedder.available;
     const detailed = reader !== null && isAdmin(reader);
     return {
@@ -39,8 +39,8 @@ export class StatusReport {
       dense_enabled: dense,
       dense_reason: dense ? null : this.d.indexer.denseReason(detailed),
       embedder: embedderStatusFor(this.d.embedder.status(), detailed),
-      chunks: this.d.chunks.count(),
-      chunks_pending_vectors: dense ? this.d.vectors.countPending() : 0,
+      chunks: await this.d.chunks.count(),
+      chunks_pending_vectors: dense ? await this.d.vectors.countPending() : 0,
       reembedding: this.d.pump.reembedding(),
       score_threshold: this.d.settings.searchScoreThreshold,
     };
@@ -50,8 +50,8 @@ export class StatusReport {
    * Fields `/readyz` adds to its ready body: dense and sparse retrieval on or off, why (in words
    * that name no directory: `/readyz` is unauthenticated), and the embedder state.
    */
-  readiness(): { dense_retrieval: 'on' | 'off'; dense_reason: string | null; sparse_retrieval: 'on' | 'off'; embedder: string } {
-    const st = this.status(null);
+  async readiness(): Promise<{ dense_retrieval: 'on' | 'off'; dense_reason: string | null; sparse_retrieval: 'on' | 'off'; embedder: string }> {
+    const st = await this.status(null);
     return { dense_retrieval: st.dense_enabled ? 'on' : 'off', dense_reason: st.dense_reason, sparse_retrieval: st.sparse_enabled ? 'on' : 'off', embedder: st.embedder.state };
   }
 }

@@ -4,6 +4,7 @@
  * and the wiki read rule. Documents and chunks are filtered by the stores with the same table
  * (store/visibility-sql.ts); every read path goes through one of the two.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { KnowledgeScope } from '../../../shared/identity/access-profiles.js';
 import type { Principal } from '../../../shared/identity/principal.js';
 import { ADMIN_ROLES, TAG_PATTERN, type VisibilityMode } from '../contracts.js';
@@ -95,7 +96,7 @@ export interface VisibilityDeps {
   audiences: AudienceStore;
   documents: DocumentStore;
   /** The permission-profile scope of a principal (issue 13 item 8); absent = never narrowed. */
-  scopes?: { scopeOf(p: Principal): KnowledgeScope | null };
+  scopes?: { scopeOf(p: Principal): Awaitable<KnowledgeScope | null> };
 }
 
 /** Viewers and document access of one tenant. */
@@ -103,15 +104,15 @@ export class Visibility {
   constructor(private readonly d: VisibilityDeps) {}
 
   /** The viewer of a principal: admin flag and audiences (memberships plus the principal's groups). */
-  viewerOf(p: Principal): Viewer {
-    const audiences = new Set(this.d.audiences.ofUser(this.d.tenantId, p.id));
+  async viewerOf(p: Principal): Promise<Viewer> {
+    const audiences = new Set(await this.d.audiences.ofUser(this.d.tenantId, p.id));
     for (const g of p.groups ?? []) audiences.add(g);
-    return { tenantId: this.d.tenantId, userId: p.id, admin: isAdmin(p), audiences: [...audiences], scope: this.d.scopes?.scopeOf(p) ?? null };
+    return { tenantId: this.d.tenantId, userId: p.id, admin: isAdmin(p), audiences: [...audiences], scope: (await this.d.scopes?.scopeOf(p)) ?? null };
   }
 
   /** A document the caller may read. @throws DomainError `not_found` (absent and invisible answer the same). */
-  visibleDocument(p: Principal, id: string): DocumentRow {
-    const d = this.d.documents.getVisible(this.viewerOf(p), id);
+  async visibleDocument(p: Principal, id: string): Promise<DocumentRow> {
+    const d = await this.d.documents.getVisible(await this.viewerOf(p), id);
     if (!d) throw notFoundError(`no document ${id}`);
     return d;
   }
@@ -120,8 +121,8 @@ export class Visibility {
    * A document the caller may change (owner or admin).
    * @throws DomainError `not_found` when invisible, `not_owner` (403) when visible only.
    */
-  managedDocument(p: Principal, id: string): DocumentRow {
-    const d = this.visibleDocument(p, id);
+  async managedDocument(p: Principal, id: string): Promise<DocumentRow> {
+    const d = await this.visibleDocument(p, id);
     if (!isAdmin(p) && d.owner_user_id !== p.id) throw knowledgeError('not_owner', 'only the owner or an admin may change this document');
     return d;
   }

@@ -38,11 +38,11 @@ export class Wiki {
    * @throws DomainError `invalid_request` (topic not a slug), `wiki_topic_conflict` (409: the page
    *   belongs to someone else; the same answer whether or not the caller can read it), and those of `resolveGovernance`.
    */
-  write(p: Principal, body: WikiWriteRequest): { page: WikiPage; created: boolean } {
+  async write(p: Principal, body: WikiWriteRequest): Promise<{ page: WikiPage; created: boolean }> {
     const topic = body.topic.trim().toLowerCase();
     if (!TOPIC.test(topic)) throw invalidInput('topic must be a slug: letters, digits, . _ -', 'topic');
-    const existing = this.d.wiki.get(this.d.tenantId, topic);
-    const v = this.d.visibility.viewerOf(p);
+    const existing = await this.d.wiki.get(this.d.tenantId, topic);
+    const v = await this.d.visibility.viewerOf(p);
     if (existing && !(v.admin || existing.owner_user_id === p.id)) {
       // Same answer whether or not the caller can read the page: nothing about it leaks.
       throw knowledgeError('wiki_topic_conflict', `the topic "${topic}" is taken by a page you cannot change; choose another topic`);
@@ -53,36 +53,36 @@ export class Wiki {
       confirm_tenant_wide: body.confirm_tenant_wide ?? (existing?.visibility_mode === 'shared' && existing.audience_tags.length === 0),
     });
     const now = nowIso();
-    this.d.audiences.ensure(this.d.tenantId, g.audiences, now);
+    await this.d.audiences.ensure(this.d.tenantId, g.audiences, now);
     const row: WikiRow = {
       tenant_id: this.d.tenantId, topic, title: body.title.trim().slice(0, 500), summary: (body.summary ?? '').slice(0, 4000),
       tags: cleanTags(body.tags, 'tags'), content: body.content, owner_user_id: existing?.owner_user_id ?? p.id,
       visibility_mode: g.visibility, audience_tags: g.audiences, user_grants: g.grants,
       created_by: existing?.created_by ?? p.id, updated_by: p.id, created_at: existing?.created_at ?? now, updated_at: now,
     };
-    this.d.wiki.upsert(row);
+    await this.d.wiki.upsert(row);
     return { page: wikiView(row), created: !existing };
   }
 
   /** A page the caller may read. @throws DomainError `not_found` (absent and invisible answer the same). */
-  read(p: Principal, topic: string): WikiPage {
-    const w = this.d.wiki.get(this.d.tenantId, topic.toLowerCase());
-    if (!w || !canReadWiki(this.d.visibility.viewerOf(p), w)) throw notFoundError(`no wiki page ${topic}`);
+  async read(p: Principal, topic: string): Promise<WikiPage> {
+    const w = await this.d.wiki.get(this.d.tenantId, topic.toLowerCase());
+    if (!w || !canReadWiki(await this.d.visibility.viewerOf(p), w)) throw notFoundError(`no wiki page ${topic}`);
     return wikiView(w);
   }
 
   /** Pages the caller may read, by topic, without their content. */
-  list(p: Principal): { items: WikiPageSummary[] } {
-    const v = this.d.visibility.viewerOf(p);
-    return { items: this.d.wiki.list(this.d.tenantId).filter((w) => canReadWiki(v, w)).map((w) => { const { content: _c, ...rest } = wikiView(w); return rest; }) };
+  async list(p: Principal): Promise<{ items: WikiPageSummary[] }> {
+    const v = await this.d.visibility.viewerOf(p);
+    return { items: (await this.d.wiki.list(this.d.tenantId)).filter((w) => canReadWiki(v, w)).map((w) => { const { content: _c, ...rest } = wikiView(w); return rest; }) };
   }
 
   /** Delete a page (owner or admin). @throws DomainError `not_found` when not readable, `not_owner` (403) when readable only. */
-  delete(p: Principal, topic: string): void {
-    const w = this.d.wiki.get(this.d.tenantId, topic.toLowerCase());
-    const v = this.d.visibility.viewerOf(p);
+  async delete(p: Principal, topic: string): Promise<void> {
+    const w = await this.d.wiki.get(this.d.tenantId, topic.toLowerCase());
+    const v = await this.d.visibility.viewerOf(p);
     if (!w || !canReadWiki(v, w)) throw notFoundError(`no wiki page ${topic}`);
     if (!v.admin && w.owner_user_id !== p.id) throw knowledgeError('not_owner', 'only the owner or an admin may delete this page');
-    this.d.wiki.delete(this.d.tenantId, w.topic);
+    await this.d.wiki.delete(this.d.tenantId, w.topic);
   }
 }

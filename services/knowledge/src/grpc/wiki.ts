@@ -18,14 +18,14 @@ export function wikiGrpc(wiki: Wiki): GrpcBinding {
     unary: [
       {
         name: 'Upsert', method: 'POST', url: '/v1/knowledge/wiki', body: S(WikiWriteRequestSchema), response: S(WikiPageSchema),
-        run: (c, req) => {
-          const r = wiki.write(c.principal, req.body as WikiWriteRequest);
+        run: async (c, req) => {
+          const r = await wiki.write(c.principal, req.body as WikiWriteRequest);
           return { status: r.created ? 201 : 200, body: r.page };
         },
       },
       {
         name: 'Get', method: 'GET', url: '/v1/knowledge/wiki/:topic', params: S(TopicParamsSchema), querystring: S(TenantQuerySchema), response: S(WikiPageSchema),
-        run: (c, req) => ({ status: 200, body: wiki.read(c.principal, req.params['topic'] as string) }),
+        run: async (c, req) => ({ status: 200, body: await wiki.read(c.principal, req.params['topic'] as string) }),
       },
     ],
   };

@@ -41,7 +41,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
   }, async (req, reply) => {
     const p = requirePrincipal(req);
     if (req.query.format === 'original') {
-      const o = documents.original(p, req.params.document_id);
+      const o = await documents.original(p, req.params.document_id);
       if (!o) throw notFound('this document has no stored original file');
       const safe = o.filename.replace(/[^\w.-]+/g, '_');
       // A Buffer is sent as it is (the 200 schema types only the JSON answer, and serialises nothing else).
@@ -61,7 +61,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<DocumentRoutesOptions> = 
 
   /** `DELETE /v1/knowledge/documents/:id` (owner or admin) -> 200 `{document_id, deleted: true}`. */
   app.delete('/v1/knowledge/documents/:document_id', { schema: { ...byId, response: { 200: DocumentDeletedSchema } } }, async (req) => {
-    documents.delete(requirePrincipal(req), req.params.document_id);
+    await documents.delete(requirePrincipal(req), req.params.document_id);
     return { document_id: req.params.document_id, deleted: true as const };
   });
 

@@ -78,11 +78,11 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<IngestRoutesOptions> = asyn
   app.post('/v1/knowledge/ingest/batch', {
     bodyLimit: Math.max(limit, BATCH_BODY_LIMIT),
     schema: { body: BatchIngestRequestSchema, response: { 201: BatchIngestResultSchema } },
-  }, async (req, reply) => reply.code(201).send(ingest.ingestBatch(requirePrincipal(req), req.body)));
+  }, async (req, reply) => reply.code(201).send(await ingest.ingestBatch(requirePrincipal(req), req.body)));
 
   /** `GET /v1/knowledge/jobs?limit=` -> 200 `{jobs}`: the caller's (an admin: the tenant's) newest jobs; 400 for a limit outside 1-200. */
   app.get('/v1/knowledge/jobs', { schema: { querystring: JobListQuerySchema, response: { 200: JobListSchema } } },
-    async (req) => ({ jobs: jobs.list(requirePrincipal(req), req.query.limit ?? 50) }));
+    async (req) => ({ jobs: await jobs.list(requirePrincipal(req), req.query.limit ?? 50) }));
 
   /** `POST /v1/knowledge/jobs/:job_id/cancel` -> 200 `JobView` + `kept` (issue 19 item 5; admins); 404 `job_not_found`, 409 `conflict`. */
   app.post('/v1/knowledge/jobs/:job_id/cancel', { schema: { params: JobIdParamsSchema } },

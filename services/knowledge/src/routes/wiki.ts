@@ -11,7 +11,7 @@ export interface WikiRoutesOptions { wiki: Wiki }
 export const wikiRoutes: FastifyPluginAsyncTypebox<WikiRoutesOptions> = async (app, { wiki }) => {
   /** `POST /v1/knowledge/wiki` -> 201 created / 200 updated `WikiPage`; 409 `wiki_topic_conflict`. */
   app.post('/v1/knowledge/wiki', { schema: { body: WikiWriteRequestSchema, response: { 200: WikiPageSchema, 201: WikiPageSchema } } }, async (req, reply) => {
-    const r = wiki.write(requirePrincipal(req), req.body);
+    const r = await wiki.write(requirePrincipal(req), req.body);
     return reply.code(r.created ? 201 : 200).send(r.page);
   });
 
@@ -25,7 +25,7 @@ export const wikiRoutes: FastifyPluginAsyncTypebox<WikiRoutesOptions> = async (a
 
   /** `DELETE /v1/knowledge/wiki/:topic` (owner or admin) -> 200 `{topic, deleted: true}`. */
   app.delete('/v1/knowledge/wiki/:topic', { schema: { params: TopicParamsSchema, querystring: TenantQuerySchema, response: { 200: WikiDeletedSchema } } }, async (req) => {
-    wiki.delete(requirePrincipal(req), req.params.topic);
+    await wiki.delete(requirePrincipal(req), req.params.topic);
     return { topic: req.params.topic.toLowerCase(), deleted: true as const };
   });
 };

@@ -53,26 +53,26 @@ export class Consolidator {
     let expired = 0;
     let merged = 0;
     let decidedBy: ConsolidationReport['decided_by'] = 'deterministic';
-    for (const m of memories.expired(now)) {
+    for (const m of await memories.expired(now)) {
       if (only && m.scope_key !== scopeKey(only)) continue;
-      tx(() => {
-        memories.delete(m.rid);
-        history.add({ memory_id: m.id, tenant_id: m.tenant_id, user_id: m.user_id, event: 'EXPIRE', actor_id: actor, user_initiated: false, old_content: m.content, new_content: null, reason: `expired at ${m.expires_at}`, at: now });
+      await tx(async () => {
+        await memories.delete(m.rid);
+        await history.add({ memory_id: m.id, tenant_id: m.tenant_id, user_id: m.user_id, event: 'EXPIRE', actor_id: actor, user_initiated: false, old_content: m.content, new_content: null, reason: `expired at ${m.expires_at}`, at: now });
       });
       expired++;
     }
-    const scopes = only ? [{ scope_key: scopeKey(only), tenant_id: only.tenant_id, user_id: only.user_id }] : memories.scopes();
+    const scopes = only ? [{ scope_key: scopeKey(only), tenant_id: only.tenant_id, user_id: only.user_id }] : await memories.scopes();
     job.progress(0, scopes.length);
     for (const [i, s] of scopes.entries()) {
       if (job.cancelled) break;
-      const rows = memories.all({ scopeKey: s.scope_key, now });
+      const rows = await memories.all({ scopeKey: s.scope_key, now });
       const groups = new Map<string, MemoryRow[]>();
       for (const r of rows) {
         const k = `${r.agent_id ?? ''}|${r.session_id ?? ''}|${r.memory_type}`;
         (groups.get(k) ?? groups.set(k, []).get(k)!).push(r);
       }
       for (const g of groups.values()) {
-        for (const cluster of this.clusters(g)) {
+        for (const cluster of await this.clusters(g)) {
           if (job.cancelled) break;
           const res = await this.decideCluster(actor, headers, cluster, now);
           decisions.push(...res.decisions);
@@ -86,9 +86,9 @@ export class Consolidator {
   }
 
   /** Groups of near-duplicates (single link over cosine, or term overlap without vectors). */
-  private clusters(rows: MemoryRow[]): MemoryRow[][] {
+  private async clusters(rows: MemoryRow[]): Promise<MemoryRow[][]> {
     if (rows.length < 2) return [];
-    const vecs = this.d.vectors.vectors(rows.map((r) => r.rid));
+    const vecs = await this.d.vectors.vectors(rows.map((r) => r.rid));
     const terms = rows.map((r) => new Set(analyze(r.content)));
     const parent = rows.map((_, i) => i);
     const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
@@ -114,14 +114,14 @@ export class Consolidator {
       : null;
     const fromRole = Array.isArray(answer?.decisions) ? (answer.decisions as Array<Record<string, unknown>>) : null;
     if (fromRole) {
-      const byRole = this.applyRoleDecisions(actor, cluster, fromRole, now);
+      const byRole = await this.applyRoleDecisions(actor, cluster, fromRole, now);
       if (byRole) return byRole;
     }
     return this.mergeIntoNewest(actor, sorted, now);
   }
 
   /** Apply the role's decisions; null when none is valid or no memory would survive. */
-  private applyRoleDecisions(actor: string, cluster: MemoryRow[], fromRole: Array<Record<string, unknown>>, now: string): ClusterOutcome | null {
+  private async applyRoleDecisions(actor: string, cluster: MemoryRow[], fromRole: Array<Record<string, unknown>>, now: string): Promise<ClusterOutcome | null> {
     const { memories, history, tx } = this.d;
     const ids = new Set(cluster.map((r) => r.id));
     const valid = fromRole.filter((x) => typeof x.memory_id === 'string' && ids.has(x.memory_id) && ['ADD', 'UPDATE', 'DELETE', 'NONE'].includes(String(x.event)));
@@ -133,14 +133,14 @@ export class Consolidator {
       const r = cluster.find((m) => m.id === x.memory_id)!;
       const reason = typeof x.reason === 'string' ? x.reason.slice(0, 500) : 'decided by the memory role';
       if (x.event === 'DELETE') {
-        tx(() => { memories.delete(r.rid); history.add({ memory_id: r.id, tenant_id: r.tenant_id, user_id: r.user_id, event: 'MERGE', actor_id: actor, user_initiated: false, old_content: r.content, new_content: null, reason, at: now }); });
+        await tx(async () => { await memories.delete(r.rid); await history.add({ memory_id: r.id, tenant_id: r.tenant_id, user_id: r.user_id, event: 'MERGE', actor_id: actor, user_initiated: false, old_content: r.content, new_content: null, reason, at: now }); });
         merged++;
         decisions.push({ event: 'DELETE', memory_id: r.id, reason });
       } else if (x.event === 'UPDATE' && typeof x.content === 'string' && x.content.trim()) {
         const content = x.content.trim().slice(0, 8000);
-        tx(() => {
-          memories.update(r.rid, { content, content_key: contentKey(content), memory_type: r.memory_type, pinned: r.pinned, expires_at: r.expires_at, why_stored: r.why_stored }, analyze(content).join(' '), now);
-          history.add({ memory_id: r.id, tenant_id: r.tenant_id, user_id: r.user_id, event: 'UPDATE', actor_id: actor, user_initiated: false, old_content: r.content, new_content: content, reason, at: now });
+        await tx(async () => {
+          await memories.update(r.rid, { content, content_key: contentKey(content), memory_type: r.memory_type, pinned: r.pinned, expires_at: r.expires_at, why_stored: r.why_stored }, analyze(content).join(' '), now);
+          await history.add({ memory_id: r.id, tenant_id: r.tenant_id, user_id: r.user_id, event: 'UPDATE', actor_id: actor, user_initiated: false, old_content: r.content, new_content: content, reason, at: now });
         });
         decisions.push({ event: 'UPDATE', memory_id: r.id, reason });
       } else {
@@ -152,15 +152,15 @@ export class Consolidator {
   }
 
   /** Keep the newest (pinned first) memory of a cluster and merge the rest into it. */
-  private mergeIntoNewest(actor: string, sorted: MemoryRow[], now: string): ClusterOutcome {
+  private async mergeIntoNewest(actor: string, sorted: MemoryRow[], now: string): Promise<ClusterOutcome> {
     const { memories, history, tx } = this.d;
     const keep = sorted[0]!;
     const decisions: ConsolidationDecision[] = [{ event: 'NONE', memory_id: keep.id, reason: 'newest (or pinned) of its near-duplicates; kept' }];
     let merged = 0;
     for (const r of sorted.slice(1)) {
-      tx(() => {
-        memories.delete(r.rid);
-        history.add({ memory_id: r.id, tenant_id: r.tenant_id, user_id: r.user_id, event: 'MERGE', actor_id: actor, user_initiated: false, old_content: r.content, new_content: null, reason: `near-duplicate merged into ${keep.id}`, at: now });
+      await tx(async () => {
+        await memories.delete(r.rid);
+        await history.add({ memory_id: r.id, tenant_id: r.tenant_id, user_id: r.user_id, event: 'MERGE', actor_id: actor, user_initiated: false, old_content: r.content, new_content: null, reason: `near-duplicate merged into ${keep.id}`, at: now });
       });
       merged++;
       decisions.push({ event: 'DELETE', memory_id: r.id, merged_into: keep.id, reason: 'near-duplicate of a newer memory' });

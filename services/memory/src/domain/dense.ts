@@ -47,13 +47,13 @@ export class DenseIndex {
     this.pumping = (async () => {
       for (;;) {
         if (this.closed) return;
-        const rows = this.d.vectors.unembedded(PUMP_BATCH);
+        const rows = await this.d.vectors.unembedded(PUMP_BATCH);
         if (!rows.length) return;
         let vecs: Float32Array[];
         try { vecs = await this.d.embedder.embed(rows.map((r) => r.content), 'bulk'); } catch { return; }
-        rows.forEach((r, i) => this.d.vectors.putVector(r.rid, r.content, vecs[i]!));
+        for (const [i, r] of rows.entries()) await this.d.vectors.putVector(r.rid, r.content, vecs[i]!);
       }
-    })().finally(() => { this.pumping = null; });
+    })().catch(() => { /* the store failed (closing): the next kick retries */ }).finally(() => { this.pumping = null; });
   }
 
   /**

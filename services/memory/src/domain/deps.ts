@@ -5,7 +5,7 @@
  */
 import type { MemorySettings } from '../contracts.js';
 import type { DenseIndex } from './dense.js';
-import type { EventSink, HistoryRepository, MemoryRepository, MemoryRole, Transactor, VectorRepository } from './ports.js';
+import type { AsyncTransactor, EventSink, HistoryRepository, MemoryRepository, MemoryRole, VectorRepository } from './ports.js';
 import type { Caller } from './scopes.js';
 
 /** Dependencies of the memory use cases. */
@@ -13,7 +13,8 @@ export interface MemoryDeps {
   memories: MemoryRepository;
   vectors: VectorRepository;
   history: HistoryRepository;
-  tx: Transactor;
+  /** The store's transaction (`store.txAsync`): each atomic group of writes. */
+  tx: AsyncTransactor;
   dense: DenseIndex;
   role: MemoryRole;
   /** Null when turn events are off (tests). */

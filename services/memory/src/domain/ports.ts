@@ -1,13 +1,15 @@
 /**
  * What the memory domain needs from persistence and the outside world. `store/` implements the
- * stores over SQLite, `clients/` the memory role over the inference router; tests may pass fakes.
- * Nothing here names a database type: a PostgreSQL implementation could stand behind the same
- * interfaces (rows keyed by a numeric `rid`, keyword search over analysed terms, vectors as arrays).
+ * stores over SQLite and `store/pg/` over PostgreSQL (issue 21 item 1), `clients/` the memory role
+ * over the inference router; tests may pass fakes. Nothing here names a database type. Repository
+ * methods answer `Awaitable<T>` (now on SQLite, later on PostgreSQL); the use cases await them and
+ * group writes with an `AsyncTransactor` (inside it, await only store calls).
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { MemoryType } from '../contracts.js';
 
-/** Run `fn` atomically (all of its store calls commit or none do). `fn` must be synchronous. */
-export type Transactor = <T>(fn: () => T) => T;
+/** Run `fn` in one transaction of the store's database, either engine (await only store calls inside). */
+export type { AsyncTransactor } from '../../../shared/db/async-store.js';
 
 /** A stored memory. Times RFC 3339 UTC. */
 export interface MemoryRow {
@@ -64,42 +66,42 @@ export interface ScopeRef { scope_key: string; tenant_id: string; user_id: strin
 /** Memories and their keyword index. */
 export interface MemoryRepository {
   /** Insert `m` and index `terms` (space-separated analysed terms). @returns the stored row. */
-  insert(m: NewMemory, terms: string, now: string): MemoryRow;
+  insert(m: NewMemory, terms: string, now: string): Awaitable<MemoryRow>;
   /**
    * Change a memory; `terms` re-indexes it (null: content unchanged, index kept). A content change
    * marks the memory as not embedded.
    */
-  update(rid: number, change: MemoryChange, terms: string | null, now: string): void;
+  update(rid: number, change: MemoryChange, terms: string | null, now: string): Awaitable<void>;
   /** Delete a memory with its keyword entry and vector. */
-  delete(rid: number): void;
-  byId(id: string): MemoryRow | null;
-  byRids(rids: readonly number[]): MemoryRow[];
+  delete(rid: number): Awaitable<void>;
+  byId(id: string): Awaitable<MemoryRow | null>;
+  byRids(rids: readonly number[]): Awaitable<MemoryRow[]>;
   /** The memory of a scope, type, agent and session with this content key. */
-  byKey(scopeKey: string, contentKey: string, type: string, agentId: string | null, sessionId: string | null): MemoryRow | null;
+  byKey(scopeKey: string, contentKey: string, type: string, agentId: string | null, sessionId: string | null): Awaitable<MemoryRow | null>;
   /** Memories of a scope, newest first (rid descending), `limit` rows with rid < `beforeRid` when set. */
-  list(f: ScopeFilter, limit: number, beforeRid: number | null): MemoryRow[];
+  list(f: ScopeFilter, limit: number, beforeRid: number | null): Awaitable<MemoryRow[]>;
   /** Every memory of a scope (for dense scoring and consolidation). */
-  all(f: ScopeFilter): MemoryRow[];
+  all(f: ScopeFilter): Awaitable<MemoryRow[]>;
   /** Keyword search (BM25, best first) for memories holding any of `terms`; at most `limit`. */
-  keywordSearch(f: ScopeFilter, terms: readonly string[], limit: number): Array<{ rid: number }>;
+  keywordSearch(f: ScopeFilter, terms: readonly string[], limit: number): Awaitable<Array<{ rid: number }>>;
   /** Set `last_recalled_at` of the rows. */
-  touch(rids: readonly number[], now: string): void;
+  touch(rids: readonly number[], now: string): Awaitable<void>;
   /** Memories whose `expires_at` is at or before `now`. */
-  expired(now: string): MemoryRow[];
+  expired(now: string): Awaitable<MemoryRow[]>;
   /** Every scope that holds a memory. */
-  scopes(): ScopeRef[];
+  scopes(): Awaitable<ScopeRef[]>;
 }
 
 /** Embedding vectors of memories (unit length, one width per store). */
 export interface VectorRepository {
   /** Adopt `dims` as the width; when it changed, drop every vector. @returns true when vectors were dropped. */
-  ensureDims(dims: number): boolean;
+  ensureDims(dims: number): Awaitable<boolean>;
   /** Vectors of the rows that have one. */
-  vectors(rids: readonly number[]): Map<number, Float32Array>;
+  vectors(rids: readonly number[]): Awaitable<Map<number, Float32Array>>;
   /** Store a vector if the memory still holds `content` (an update meanwhile invalidates it). */
-  putVector(rid: number, content: string, vec: Float32Array): void;
+  putVector(rid: number, content: string, vec: Float32Array): Awaitable<void>;
   /** Up to `limit` memories without a vector for their current content, oldest first. */
-  unembedded(limit: number): Array<{ rid: number; content: string }>;
+  unembedded(limit: number): Awaitable<Array<{ rid: number; content: string }>>;
 }
 
 /** One recorded change (`event`: ADD UPDATE DELETE FORGET MERGE EXPIRE). */
@@ -118,9 +120,9 @@ export interface HistoryEntry {
 
 /** The history of every change, for the user's own record of what was stored and forgotten. */
 export interface HistoryRepository {
-  add(e: HistoryEntry): void;
+  add(e: HistoryEntry): Awaitable<void>;
   /** Changes of one memory, oldest first. */
-  of(memoryId: string): Array<Omit<HistoryEntry, 'memory_id' | 'tenant_id' | 'user_id'>>;
+  of(memoryId: string): Awaitable<Array<Omit<HistoryEntry, 'memory_id' | 'tenant_id' | 'user_id'>>>;
 }
 
 /** Headers forwarded to the memory role: the caller's principal, turn and capability token. */

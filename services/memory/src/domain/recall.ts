@@ -36,16 +36,16 @@ export class MemoryRecall {
     const terms = queryTerms(query);
     const depth = Math.max(50, limit * 5);
     const keep = (r: MemoryRow): boolean => !agentOrShared || ((!r.agent_id || r.agent_id === scope.agent_id) && (!r.session_id || r.session_id === scope.session_id));
-    if (terms.length) lists.push({ name: 'bm25', items: memories.keywordSearch(f, terms, depth).map((r, i) => ({ key: r.rid, rank: i + 1 })) });
+    if (terms.length) lists.push({ name: 'bm25', items: (await memories.keywordSearch(f, terms, depth)).map((r, i) => ({ key: r.rid, rank: i + 1 })) });
     const qv = await this.d.dense.vectorOf(query, 'query');
     if (qv) {
-      const rows = memories.all(f).filter(keep);
-      const vecs = vectors.vectors(rows.map((r) => r.rid));
+      const rows = (await memories.all(f)).filter(keep);
+      const vecs = await vectors.vectors(rows.map((r) => r.rid));
       const scored = rows.map((r) => ({ rid: r.rid, sim: vecs.has(r.rid) ? dot(qv, vecs.get(r.rid)!) : -1 })).filter((x) => x.sim >= DENSE_MIN).sort((a, b) => b.sim - a.sim).slice(0, depth);
       if (scored.length) lists.push({ name: 'dense', items: scored.map((x, i) => ({ key: x.rid, rank: i + 1 })) });
     }
     const fused = fuse(lists).slice(0, depth);
-    const rows = new Map(memories.byRids(fused.map((x) => x.key)).map((r) => [r.rid, r]));
+    const rows = new Map((await memories.byRids(fused.map((x) => x.key))).map((r) => [r.rid, r]));
     const out: Hit[] = [];
     for (const x of fused) {
       const r = rows.get(x.key);
@@ -64,7 +64,7 @@ export class MemoryRecall {
     checkType(body.memory_type, 'memory_type');
     const hits = (await this.rank(scope, body.query, body.memory_type ?? null, body.limit ?? 10, false)).filter((h) => h.score >= (body.min_score ?? 0));
     const now = nowIso();
-    this.d.memories.touch(hits.map((h) => h.row.rid), now);
+    await this.d.memories.touch(hits.map((h) => h.row.rid), now);
     const memories = hits.map((h) => record({ ...h.row, last_recalled_at: now }, h.score));
     await emitMemoryOp(this.d, c, 'memory_recall', { operation: 'search', count: memories.length, memory_ids: memories.map((m) => m.id), memory_type: body.memory_type ?? null, scope: eventScope(scope) });
     return { memories };
@@ -85,7 +85,7 @@ export class MemoryRecall {
       query = body.messages.filter((m) => m.role === 'user').slice(-2).map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
     }
     const eligible = (r: MemoryRow): boolean => (!r.agent_id || r.agent_id === scope.agent_id) && (!r.session_id || r.session_id === scope.session_id);
-    const pinned = this.d.memories.all({ scopeKey: scopeKey(scope), now: nowIso() }).filter((r) => r.pinned && eligible(r)).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+    const pinned = (await this.d.memories.all({ scopeKey: scopeKey(scope), now: nowIso() })).filter((r) => r.pinned && eligible(r)).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
     const ranked = query.trim() ? await this.rank(scope, query, null, limit * 2, true) : [];
     const picked: Array<{ row: MemoryRow; score?: number }> = [];
     const seen = new Set<number>();
@@ -99,7 +99,7 @@ export class MemoryRecall {
       picked.push(cand);
     }
     const now = nowIso();
-    this.d.memories.touch(picked.map((p) => p.row.rid), now);
+    await this.d.memories.touch(picked.map((p) => p.row.rid), now);
     const memories = picked.map((p) => record({ ...p.row, last_recalled_at: now }, p.score));
     const context = memories.length ? `Things you remember about this user (use when relevant):\n${memories.map((m) => `- [${m.memory_type}] ${m.content}`).join('\n')}` : '';
     if (memories.length) await emitMemoryOp(this.d, c, 'memory_recall', { operation: 'prefetch', count: memories.length, memory_ids: memories.map((m) => m.id), tokens_used: used, scope: eventScope(scope) });

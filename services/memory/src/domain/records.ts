@@ -42,8 +42,8 @@ export function record(r: MemoryRow, score?: number): MemoryRecord {
 }
 
 /** The wire history of a memory (`user_initiated` 1 or 0, as the API has always answered). */
-export function historyOf(history: HistoryRepository, memoryId: string): MemoryHistoryEntry[] {
-  return history.of(memoryId).map((h) => ({ ...h, user_initiated: h.user_initiated ? 1 : 0 }));
+export async function historyOf(history: HistoryRepository, memoryId: string): Promise<MemoryHistoryEntry[]> {
+  return (await history.of(memoryId)).map((h) => ({ ...h, user_initiated: h.user_initiated ? 1 : 0 }));
 }
 
 /** The `scope` of a memory_op event payload. */

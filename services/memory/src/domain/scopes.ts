@@ -39,8 +39,8 @@ export function resolveScope(p: Principal, s: MemoryScope | undefined): Scope {
  * A memory the caller may act on; when `s` names a tenant or user, the memory must be theirs.
  * @throws DomainError `memory_not_found` (also for memories out of reach), `scope_forbidden`.
  */
-export function ownedMemory(memories: MemoryRepository, p: Principal, id: string, s?: MemoryScope): MemoryRow {
-  const m = memories.byId(id);
+export async function ownedMemory(memories: MemoryRepository, p: Principal, id: string, s?: MemoryScope): Promise<MemoryRow> {
+  const m = await memories.byId(id);
   const { platform, tenantAdmin } = reach(p);
   const ok = m && (platform || (m.tenant_id === p.tenant_id && (m.user_id === p.id || tenantAdmin)));
   if (!m || !ok) throw new DomainError<MemoryErrorCode>('memory_not_found', `no memory ${id}`);

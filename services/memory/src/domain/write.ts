@@ -68,43 +68,43 @@ export class MemoryWriter {
   private async storeOne(c: Caller, body: StoreRequest, scope: Scope, cand: Candidate, extraction: StoreResult['extraction'], expires: string | null, now: string): Promise<StoreOutcome> {
     const { memories, history, vectors, tx } = this.d;
     const vec = await this.d.dense.vectorOf(cand.content, 'bulk');
-    const dup = this.nearDuplicate(scope, cand.memory_type, cand.content, vec);
+    const dup = await this.nearDuplicate(scope, cand.memory_type, cand.content, vec);
     if (dup && contentKey(dup.content) === contentKey(cand.content)) {
       return { event: 'NONE', memory: record(dup), reason: 'already stored' };
     }
     if (dup) {
-      tx(() => {
-        memories.update(dup.rid, {
+      await tx(async () => {
+        await memories.update(dup.rid, {
           content: cand.content, content_key: contentKey(cand.content), memory_type: dup.memory_type, pinned: body.pinned === undefined ? dup.pinned : body.pinned,
           expires_at: expires ?? dup.expires_at, why_stored: cand.why_stored,
         }, analyze(cand.content).join(' '), now);
-        history.add({ memory_id: dup.id, tenant_id: dup.tenant_id, user_id: dup.user_id, event: 'UPDATE', actor_id: c.principal.id, user_initiated: false, old_content: dup.content, new_content: cand.content, reason: 'near-duplicate replaced by newer statement', at: now });
+        await history.add({ memory_id: dup.id, tenant_id: dup.tenant_id, user_id: dup.user_id, event: 'UPDATE', actor_id: c.principal.id, user_initiated: false, old_content: dup.content, new_content: cand.content, reason: 'near-duplicate replaced by newer statement', at: now });
       });
-      if (vec) vectors.putVector(dup.rid, cand.content, vec);
-      return { event: 'UPDATE', memory: record(memories.byId(dup.id)!), reason: 'near-duplicate of an existing memory; updated' };
+      if (vec) await vectors.putVector(dup.rid, cand.content, vec);
+      return { event: 'UPDATE', memory: record((await memories.byId(dup.id))!), reason: 'near-duplicate of an existing memory; updated' };
     }
-    const row = tx(() => {
-      const r = memories.insert({
+    const row = await tx(async () => {
+      const r = await memories.insert({
         id: newId(), tenant_id: scope.tenant_id, user_id: scope.user_id, scope_key: scopeKey(scope), agent_id: scope.agent_id, session_id: scope.session_id,
         memory_type: cand.memory_type, content: cand.content.slice(0, 8000), content_key: contentKey(cand.content), pinned: Boolean(body.pinned), expires_at: expires,
         source: body.source ?? (extraction === 'content' ? 'api' : `conversation:${extraction}`), why_stored: cand.why_stored,
       }, analyze(cand.content).join(' '), now);
-      history.add({ memory_id: r.id, tenant_id: r.tenant_id, user_id: r.user_id, event: 'ADD', actor_id: c.principal.id, user_initiated: extraction === 'content', old_content: null, new_content: r.content, reason: cand.why_stored, at: now });
+      await history.add({ memory_id: r.id, tenant_id: r.tenant_id, user_id: r.user_id, event: 'ADD', actor_id: c.principal.id, user_initiated: extraction === 'content', old_content: null, new_content: r.content, reason: cand.why_stored, at: now });
       return r;
     });
-    if (vec) vectors.putVector(row.rid, row.content, vec);
-    return { event: 'ADD', memory: record(memories.byId(row.id)!) };
+    if (vec) await vectors.putVector(row.rid, row.content, vec);
+    return { event: 'ADD', memory: record((await memories.byId(row.id))!) };
   }
 
   /** Near-duplicate of `content` in the scope and type: exact key, else cosine or term overlap. */
-  private nearDuplicate(scope: Scope, type: MemoryType, content: string, vec: Float32Array | null): MemoryRow | null {
+  private async nearDuplicate(scope: Scope, type: MemoryType, content: string, vec: Float32Array | null): Promise<MemoryRow | null> {
     const { memories, vectors } = this.d;
-    const exact = memories.byKey(scopeKey(scope), contentKey(content), type, scope.agent_id, scope.session_id);
+    const exact = await memories.byKey(scopeKey(scope), contentKey(content), type, scope.agent_id, scope.session_id);
     if (exact) return exact;
-    const rows = memories.all({ scopeKey: scopeKey(scope), agentId: scope.agent_id, sessionId: scope.session_id, memoryType: type, now: nowIso() });
+    const rows = await memories.all({ scopeKey: scopeKey(scope), agentId: scope.agent_id, sessionId: scope.session_id, memoryType: type, now: nowIso() });
     if (!rows.length) return null;
     if (vec) {
-      const vecs = vectors.vectors(rows.map((r) => r.rid));
+      const vecs = await vectors.vectors(rows.map((r) => r.rid));
       let best: MemoryRow | null = null;
       let bestSim = this.d.settings.duplicateSimilarity;
       for (const r of rows) {
