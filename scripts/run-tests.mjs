@@ -41,7 +41,7 @@ if (groups.includes('integration') && process.env.SVC_TEST_SKIP_HTTP_PASS !== '1
 // Issue 21 item 5: whole-stack suites again with every store on PostgreSQL (pgvector) — a throwaway
 // cluster per stack (test/helpers/stack.ts reads SVC_TEST_POSTGRES) — chosen so that each service's
 // stores are exercised through its routes. Skipped where PostgreSQL 15 is not installed.
-const PG_PASS = /\/(stack|chat-stack|receipt-history|agent-turn-limits|scale-out-approval-redis|permission-profile-knowledge|notifications|conversations|agents-skills|mcp-servers|oauth-integrations|webhook-delivery|connector-folder)\.test\.js$/;
+const PG_PASS = /\/(stack|chat-stack|receipt-history|scale-out-approval-redis|permission-profile-knowledge|notifications|conversations|agents-skills|mcp-servers|oauth-integrations)\.test\.js$/;
 const hasPg = existsSync('/usr/lib/postgresql/15/bin/initdb') || Boolean(process.env.SVC_PG_BIN);
 if (groups.includes('integration') && process.env.SVC_TEST_SKIP_PG_PASS !== '1' && hasPg) {
   const again = files.filter((f) => PG_PASS.test(f));
