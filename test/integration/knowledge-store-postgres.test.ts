@@ -12,6 +12,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start } from '../../services/knowledge/src/index.js';
@@ -175,7 +177,15 @@ describe('knowledge on PostgreSQL: every table group', { skip }, () => {
   });
 
   test('service: start(cfg) with a database keeps every store in PostgreSQL and answers the main routes', async () => {
-    const cfg = knowledgeConfig({ database: { url: pg.url, schema: 'knowledge' } });
+    // A stand-in agent runtime that records the upload notices (sent once the transaction committed).
+    const notices: Array<{ kind: string; user_id: string; payload: { document_id: string } }> = [];
+    const runtime: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => { body += c.toString(); });
+      req.on('end', () => { notices.push(JSON.parse(body) as (typeof notices)[number]); res.writeHead(201, { 'content-type': 'application/json' }).end('{}'); });
+    });
+    await new Promise<void>((r) => runtime.listen(0, '127.0.0.1', r));
+    const cfg = knowledgeConfig({ database: { url: pg.url, schema: 'knowledge' } }, { 'agent-runtime': `http://127.0.0.1:${(runtime.address() as AddressInfo).port}` });
     const svc = await start(cfg, { events: false });
     try {
       const base = `http://127.0.0.1:${svc.port}`;
@@ -192,6 +202,8 @@ describe('knowledge on PostgreSQL: every table group', { skip }, () => {
       const ingested = await text.json() as { document_id: string; status: string; chunks_indexed: number };
       assert.equal(text.status, 201, JSON.stringify(ingested));
       assert.equal(ingested.status, 'indexed');
+      for (let i = 0; i < 50 && notices.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(notices.map((n) => [n.kind, n.user_id, n.payload.document_id]), [['document_indexed', 'alice', ingested.document_id]], 'one notice, read after the commit');
       const batch = await call(base, 'POST', '/v1/knowledge/ingest/batch', admin, {
         records: [{ title: 'Osprey notes', content: 'Osprey handles billing exports every Friday.' }, { title: '', content: 'no title' }],
         visibility_mode: 'shared', audience_tags: ['finance'],
@@ -233,8 +245,10 @@ describe('knowledge on PostgreSQL: every table group', { skip }, () => {
       assert.equal((await call(base, 'GET', `/v1/knowledge/documents/${id}`, alice)).status, 404);
       const rows = await pg.sql<{ n: number }>('SELECT count(*)::int AS n FROM knowledge.documents');
       assert.equal(rows[0]!.n, 1, 'the documents are in PostgreSQL');
+      assert.equal(notices.length, 1, 'batch records and changes send no notice');
     } finally {
       await svc.close();
+      await new Promise((r) => runtime.close(r));
     }
     const files = readdirSync(cfg.dataDir, { recursive: true }).map(String);
     assert.ok(files.length > 0, 'the data directory was used');

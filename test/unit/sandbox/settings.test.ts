@@ -17,8 +17,10 @@ test('defaults', () => {
   assert.deepEqual(sandboxSettings({}, ctx), {
     backend: 'docker', image: 'svc-sandbox:latest', runtime: 'auto', idleTimeoutSeconds: 900, maxSessions: 50, memLimitBytes: 512 * 1024 * 1024,
     cpus: 1, pidsLimit: 128, networkEnabled: false, gpuEnabled: false, gpuNetworkEnabled: false, maxTimeoutSeconds: 300, warmPoolSize: 2,
-    dockerSocket: '/var/run/docker.sock',
+    dockerSocket: '/var/run/docker.sock', instanceUrl: null,
   });
+  assert.equal(sandboxSettings({ SANDBOX_INSTANCE_URL: 'http://sandbox-2:8006/' }, ctx).instanceUrl, 'http://sandbox-2:8006');
+  refuses(() => sandboxSettings({ SANDBOX_INSTANCE_URL: 'ftp://x' }, ctx), 'SANDBOX_INSTANCE_URL');
 });
 
 test('memory sizes as Docker writes them', () => {
