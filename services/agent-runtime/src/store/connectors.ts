@@ -5,13 +5,15 @@
 import type { Db } from '../../../shared/db/open.js';
 import type { ConnectorRow, ConnectorStore, DocumentRow, JobRow } from '../domain/connectors/ports.js';
 
-interface Raw {
+/** A `connectors` row as both engines store it (JSON text columns). */
+export interface ConnectorRaw {
   id: string; tenant_id: string; kind: ConnectorRow['kind']; name: string; config_json: string; visibility_mode: ConnectorRow['visibility_mode'];
   audience_tags_json: string; user_grants_json: string; schedule_minutes: number | null; selected_json: string | null; owner_json: string;
   status: string; last_sync_at: string | null; last_error: string | null; created_at: string; updated_at: string;
 }
 
-const fromRaw = (r: Raw): ConnectorRow => ({
+/** Decode a `connectors` row (shared with store/pg/connectors.ts). */
+export const connectorFromRaw = (r: ConnectorRaw): ConnectorRow => ({
   id: r.id, tenant_id: r.tenant_id, kind: r.kind, name: r.name, config: JSON.parse(r.config_json) as Record<string, unknown>, visibility_mode: r.visibility_mode,
   audience_tags: JSON.parse(r.audience_tags_json) as string[], user_grants: JSON.parse(r.user_grants_json) as string[], schedule_minutes: r.schedule_minutes,
   selected: r.selected_json ? JSON.parse(r.selected_json) as string[] : null, owner: JSON.parse(r.owner_json) as ConnectorRow['owner'],
@@ -24,9 +26,9 @@ export class SqliteConnectorStore implements ConnectorStore {
 
   constructor(db: Db) {
     this.s = {
-      get: db.prepare<[string, string], Raw>('SELECT * FROM connectors WHERE tenant_id = ? AND id = ?'),
-      list: db.prepare<[string], Raw>('SELECT * FROM connectors WHERE tenant_id = ? ORDER BY name COLLATE NOCASE, id'),
-      scheduled: db.prepare<[], Raw>('SELECT * FROM connectors WHERE schedule_minutes IS NOT NULL'),
+      get: db.prepare<[string, string], ConnectorRaw>('SELECT * FROM connectors WHERE tenant_id = ? AND id = ?'),
+      list: db.prepare<[string], ConnectorRaw>('SELECT * FROM connectors WHERE tenant_id = ? ORDER BY name COLLATE NOCASE, id'),
+      scheduled: db.prepare<[], ConnectorRaw>('SELECT * FROM connectors WHERE schedule_minutes IS NOT NULL'),
       put: db.prepare(`INSERT INTO connectors (id, tenant_id, kind, name, config_json, visibility_mode, audience_tags_json, user_grants_json, schedule_minutes,
           selected_json, owner_json, status, last_sync_at, last_error, created_at, updated_at)
         VALUES (@id, @tenant_id, @kind, @name, @config_json, @visibility_mode, @audience_tags_json, @user_grants_json, @schedule_minutes,
@@ -56,12 +58,12 @@ export class SqliteConnectorStore implements ConnectorStore {
 
   get(tenantId: string, id: string): ConnectorRow | undefined {
     const r = this.s.get.get(tenantId, id);
-    return r ? fromRaw(r) : undefined;
+    return r ? connectorFromRaw(r) : undefined;
   }
 
-  list(tenantId: string): ConnectorRow[] { return this.s.list.all(tenantId).map(fromRaw); }
+  list(tenantId: string): ConnectorRow[] { return this.s.list.all(tenantId).map(connectorFromRaw); }
 
-  scheduled(): ConnectorRow[] { return this.s.scheduled.all().map(fromRaw); }
+  scheduled(): ConnectorRow[] { return this.s.scheduled.all().map(connectorFromRaw); }
 
   put(row: ConnectorRow): void {
     const { config, audience_tags, user_grants, selected, owner, ...rest } = row;

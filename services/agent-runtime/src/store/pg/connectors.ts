@@ -6,19 +6,8 @@
 import type { PgDb } from '../../../../shared/db/pg/db.js';
 import type { ConnectorRow, ConnectorStore, DocumentRow, JobRow } from '../../domain/connectors/ports.js';
 import { nocase } from './agents.js';
+import { connectorFromRaw as fromRaw, type ConnectorRaw as Raw } from '../connectors.js';
 
-interface Raw {
-  id: string; tenant_id: string; kind: ConnectorRow['kind']; name: string; config_json: string; visibility_mode: ConnectorRow['visibility_mode'];
-  audience_tags_json: string; user_grants_json: string; schedule_minutes: number | null; selected_json: string | null; owner_json: string;
-  status: string; last_sync_at: string | null; last_error: string | null; created_at: string; updated_at: string;
-}
-
-const fromRaw = (r: Raw): ConnectorRow => ({
-  id: r.id, tenant_id: r.tenant_id, kind: r.kind, name: r.name, config: JSON.parse(r.config_json) as Record<string, unknown>, visibility_mode: r.visibility_mode,
-  audience_tags: JSON.parse(r.audience_tags_json) as string[], user_grants: JSON.parse(r.user_grants_json) as string[], schedule_minutes: r.schedule_minutes,
-  selected: r.selected_json ? JSON.parse(r.selected_json) as string[] : null, owner: JSON.parse(r.owner_json) as ConnectorRow['owner'],
-  status: r.status, last_sync_at: r.last_sync_at, last_error: r.last_error, created_at: r.created_at, updated_at: r.updated_at,
-});
 
 const CONNECTOR = ['id', 'tenant_id', 'kind', 'name', 'config_json', 'visibility_mode', 'audience_tags_json', 'user_grants_json', 'schedule_minutes', 'selected_json',
   'owner_json', 'status', 'last_sync_at', 'last_error', 'created_at', 'updated_at'] as const;
