@@ -3,13 +3,14 @@
  * port 8008). Wiring only: resolves the signing keys (refusing to start on a short or placeholder
  * AUDIT_SIGNING_KEY), opens the store (`<dbDir>/audit.sqlite`, or schema `audit` of PostgreSQL when
  * `cfg.database` is set: issue 21 item 1, no `.sqlite` file then) and the shared object store (bringing blobs of
- * the old audit layout under its rules), builds the single group-committing writer and the domain
+ * the old audit layout under its rules; an S3-compatible bucket instead when `cfg.objectStore` is set, item 4), builds the single group-committing writer and the domain
  * services, registers the route plugins, and runs the stalled-turn sealer in the background.
  * Close order: HTTP drains, the sealer stops, queued writes commit, the store closes.
  */
 import type { AuditConfig } from '../../shared/config.js';
 import { defineService } from '../../shared/kit/service.js';
 import { ObjectStore } from '../../shared/objects/object-store.js';
+import { S3ObjectStore } from '../../shared/objects/s3-object-store.js';
 import { AUDIT_BODY_LIMIT, AUDIT_ERRORS, type AuditRuntime } from './contracts.js';
 import { ArtifactService } from './domain/artifacts.js';
 import { AuditLogService } from './domain/audit-log.js';
@@ -46,8 +47,17 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
     const keys = resolveKeyProvider(cfg, runtime);
     const store = cfg.database ? await openPgAuditStore(cfg.database, cfg.migrationsDir) : sqliteAuditBackend(AuditStore.open(cfg.dbDir, cfg.migrationsDir));
     onClose(() => store.close());
-    const migrated = migrateAuditObjects(cfg.objectsDir);
-    if (migrated.foldersTightened || migrated.tempsRemoved) logger.info(migrated, 'audit objects brought under the shared object store layout');
+    // Issue 21 item 4: artifact bodies in an S3-compatible bucket when SVC_OBJECT_STORE_URL is set.
+    let blobs: ObjectStore | S3ObjectStore;
+    if (cfg.objectStore) {
+      const bucket = new S3ObjectStore(cfg.objectStore);
+      onClose(() => bucket.close());
+      blobs = bucket;
+    } else {
+      const migrated = migrateAuditObjects(cfg.objectsDir);
+      if (migrated.foldersTightened || migrated.tempsRemoved) logger.info(migrated, 'audit objects brought under the shared object store layout');
+      blobs = new ObjectStore(cfg.objectsDir);
+    }
     const writer = store.writer(keys);
     onClose(() => writer.close());
     // Issue 22: envelopes are Ed25519-signed at sealing (a decorated envelope port), checkpoints signed.
@@ -56,7 +66,7 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
     const v2 = receiptV2(store, receiptKeys);
     const turns = new TurnService({ turns: store.turns, events: store.events, envelopes: v2.envelopes }, writer);
     const receipts = new ReceiptService(store, keys, turns, v2);
-    const artifacts = new ArtifactService(store, new ObjectStore(cfg.objectsDir), turns);
+    const artifacts = new ArtifactService(store, blobs, turns);
     const auditLog = new AuditLogService(cfg.tenantId, store.log, writer, keys);
 
     const sealPasses = new SealPassTracker();

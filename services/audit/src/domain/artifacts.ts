@@ -72,7 +72,7 @@ export class ArtifactService {
    */
   async put(tenantId: string, turnId: string, eventId: string, kind: string, contentType: string, bytes: Uint8Array, expectedSha256?: string): Promise<{ created: boolean; artifact: ArtifactInfo }> {
     const existing = await this.artifacts.get(tenantId, turnId, eventId, kind);
-    const { sha256, size } = this.blobs.put(bytes);
+    const { sha256, size } = await this.blobs.put(bytes);
     if (expectedSha256 !== undefined && expectedSha256 !== sha256) throw new DomainError('digest_mismatch', `body sha256 is ${sha256}, not ${expectedSha256}`);
     if (existing) {
       if (existing.sha256 !== sha256) throw new DomainError('artifact_conflict', 'this artifact already holds a different body');
@@ -101,7 +101,7 @@ export class ArtifactService {
   async open(tenantId: string, turnId: string, eventId: string, kind: string): Promise<{ meta: ArtifactRecord; stream: NodeJS.ReadableStream; size: number } | null> {
     const meta = await this.artifacts.get(tenantId, turnId, eventId, kind);
     if (!meta) return null;
-    const body = this.blobs.open(meta.sha256);
+    const body = await this.blobs.open(meta.sha256);
     return body ? { meta, stream: body.stream, size: body.size } : null;
   }
 

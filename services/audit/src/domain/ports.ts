@@ -6,6 +6,7 @@
  * Tables (migrations/audit/0001_init.sql): audit_log and chain_head (append-only), turns (receipt
  * state), turn_events, envelopes (append-only), artifacts.
  */
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { SignedRowFields } from '../verifier/format.js';
 import type { TurnHistory } from './receipt-history.js';
 
@@ -216,12 +217,12 @@ export interface ArtifactStore {
   insert(a: ArtifactRecord): void;
 }
 
-/** Content-addressed bodies (the shared object store). */
+/** Content-addressed bodies: the shared local folder, or an S3-compatible bucket (`SVC_OBJECT_STORE_URL`, issue 21 item 4). */
 export interface BlobStore {
   /** Store `bytes`. @returns lowercase hex sha256 and size in bytes. */
-  put(bytes: Uint8Array): { sha256: string; size: number };
+  put(bytes: Uint8Array): Awaitable<{ sha256: string; size: number }>;
   /** A read stream of the blob and its size, or null when absent. */
-  open(sha256: string): { stream: NodeJS.ReadableStream; size: number } | null;
+  open(sha256: string): Awaitable<{ stream: NodeJS.ReadableStream; size: number } | null>;
 }
 
 /** Everything the audit domain persists, as `store/` opens it. */

@@ -103,7 +103,7 @@ export class Documents {
   async original(p: Principal, id: string): Promise<OriginalFile | null> {
     const d = await this.d.visibility.visibleDocument(p, id);
     if (!d.object_sha256) return null;
-    const data = this.d.objects.get(d.object_sha256);
+    const data = await this.d.objects.get(d.object_sha256);
     return data ? { data, mime: d.mime_type ?? 'application/octet-stream', filename: d.filename ?? `${id}.bin` } : null;
   }
 

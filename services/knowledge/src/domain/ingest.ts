@@ -13,6 +13,7 @@
  * Parses a stop cut short run again at the next start (`resumeInterrupted`).
  */
 import type { Logger } from 'pino';
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import type { Principal } from '../../../shared/identity/principal.js';
 import { ulidFactory } from '../../../shared/identity/ulid.js';
 import { DomainError } from '../../../shared/kit/domain-error.js';
@@ -73,7 +74,7 @@ export class Ingest {
     if (file.data.length > this.d.settings.maxUploadBytes) throw knowledgeError('payload_too_large', `files are limited to ${this.d.settings.maxUploadBytes} bytes`);
     const format = detectFormat(file.filename, file.contentType, file.data);
     if (!format) throw knowledgeError('unsupported_format', 'unsupported file type; send PDF, DOCX, HTML, Markdown, text or CSV');
-    const { sha256 } = this.d.objects.put(file.data);
+    const { sha256 } = await this.d.objects.put(file.data);
     const id = newId();
     const now = nowIso();
     const baseTitle = title?.trim() || file.filename.replace(/\.[A-Za-z0-9]+$/, '') || 'Untitled';
@@ -166,7 +167,7 @@ export class Ingest {
     const d = await this.d.visibility.managedDocument(p, id);
     try {
       if (d.object_sha256) {
-        const data = this.d.objects.get(d.object_sha256);
+        const data = await this.d.objects.get(d.object_sha256);
         if (!data) throw knowledgeError('ingestion_failed', 'the original upload is no longer stored', { extra: { document_id: id } });
         const format = detectFormat(d.filename, d.mime_type, data);
         if (!format) throw knowledgeError('ingestion_failed', 'unsupported file type', { extra: { document_id: id } });
@@ -216,7 +217,7 @@ export class Ingest {
   }
 
   /** Prepare a stored file off the event loop, then index it; a refusal marks the document failed. */
-  private parseFile(id: string, format: DocFormat, load: () => Buffer | null, fallbackTitle: string | null): Promise<IngestResult> {
+  private parseFile(id: string, format: DocFormat, load: () => Awaitable<Buffer | null>, fallbackTitle: string | null): Promise<IngestResult> {
     return this.d.preparer.prepare({ kind: 'file', format, load }).then(
       (doc) => this.store(id, doc.text, doc.chunks, fallbackTitle && doc.title ? { from: fallbackTitle, to: doc.title } : null),
       async (err: unknown) => { throw await this.failed(id, err); },

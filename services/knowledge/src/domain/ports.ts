@@ -283,17 +283,20 @@ export interface JobStore {
   cancelBatch(tenantId: string, id: string, now: string): Awaitable<{ documents: number; chunks: number; embedded: number } | null>;
 }
 
-/** Original uploads, content-addressed (services/shared/objects/object-store.ts). */
+/**
+ * Original uploads, content-addressed: the local folder (services/shared/objects/object-store.ts)
+ * or an S3-compatible bucket (`SVC_OBJECT_STORE_URL`, issue 21 item 4), hence `Awaitable`.
+ */
 export interface BlobStore {
-  /** Store bytes. @returns their sha256. */
-  put(bytes: Uint8Array): { sha256: string; size: number };
+  /** Store bytes. @returns their sha256 and size in bytes. */
+  put(bytes: Uint8Array): Awaitable<{ sha256: string; size: number }>;
   /** The bytes, or null when absent. */
-  get(sha256: string): Buffer | null;
+  get(sha256: string): Awaitable<Buffer | null>;
 }
 
 /** What to prepare for the index: a stored file of a format (read when its turn comes), or a text. */
 export type PrepareJob =
-  | { kind: 'file'; format: DocFormat; load: () => Buffer | null }
+  | { kind: 'file'; format: DocFormat; load: () => Awaitable<Buffer | null> }
   | { kind: 'text'; text: string };
 
 /**

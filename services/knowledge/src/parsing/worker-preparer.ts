@@ -8,11 +8,13 @@
  *
  * A fresh worker per document rather than a pool: nothing a hostile file leaves behind (pdfjs and
  * mammoth caches, a half-built heap) outlives it, and its start (tens of ms) is small next to a
- * parse. Files are read from the object store when their turn comes, so a queue holds no bytes.
+ * parse. Files are read from the object store when their turn comes, so a queue holds no bytes
+ * (the read may be asynchronous, an S3 bucket: the task holds its slot while its bytes arrive).
  */
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import type { Awaitable } from '../../../shared/db/async-store.js';
 import { DocumentLimitError, ParseError, PreparerClosedError } from '../domain/parse-errors.js';
 import type { DocumentPreparer, PrepareJob } from '../domain/ports.js';
 import type { PreparedDocument, PrepareOptions } from '../domain/prepare.js';
@@ -40,12 +42,14 @@ interface Task { job: PrepareJob; resolve: (d: PreparedDocument) => void; reject
 export class WorkerPreparer implements DocumentPreparer {
   private readonly queue: Task[] = [];
   private readonly running = new Map<Worker, Task>();
+  /** Tasks holding a slot while their bytes are read (`job.load()` answered a promise). */
+  private loading = 0;
   private closed = false;
 
   constructor(private readonly o: WorkerPreparerOptions) {}
 
   /** Parses running and waiting (for `/readyz` details and tests). */
-  load(): { running: number; queued: number } { return { running: this.running.size, queued: this.queue.length }; }
+  load(): { running: number; queued: number } { return { running: this.running.size + this.loading, queued: this.queue.length }; }
 
   /** Prepare `job` in a worker. @throws DocumentLimitError, ParseError, PreparerClosedError (see the port). */
   prepare(job: PrepareJob): Promise<PreparedDocument> {
@@ -67,22 +71,32 @@ export class WorkerPreparer implements DocumentPreparer {
   }
 
   private next(): void {
-    while (!this.closed && this.running.size < this.o.concurrency && this.queue.length > 0) this.start(this.queue.shift()!);
+    while (!this.closed && this.running.size + this.loading < this.o.concurrency && this.queue.length > 0) this.start(this.queue.shift()!);
   }
 
   /** The worker's input; a file's bytes are copied once into a buffer of their own, which is transferred, not cloned. */
-  private request(job: PrepareJob): { req: ParseRequest; transfer: ArrayBuffer[] } | null {
+  private request(job: PrepareJob, loaded: Buffer | null): { req: ParseRequest; transfer: ArrayBuffer[] } | null {
     if (job.kind === 'text') return { req: { job, opts: this.o.prepare }, transfer: [] };
-    const loaded = job.load();
     if (!loaded) return null;
     const bytes = new Uint8Array(loaded);
     return { req: { job: { kind: 'file', format: job.format, bytes }, opts: this.o.prepare }, transfer: [bytes.buffer] };
   }
 
+  /** Read the task's bytes (at once from the local folder; a slot is held while a bucket answers), then run it. */
   private start(task: Task): void {
-    let input: ReturnType<WorkerPreparer['request']>;
-    try { input = this.request(task.job); } catch (err) { task.reject(err as Error); return; }
-    if (!input) { task.reject(new ParseError('the original upload is no longer stored')); return; }
+    let loaded: Awaitable<Buffer | null> = null;
+    try { if (task.job.kind === 'file') loaded = task.job.load(); } catch (err) { task.reject(err as Error); return; }
+    if (!(loaded instanceof Promise)) { this.run(task, loaded); return; }
+    this.loading++;
+    loaded.then(
+      (bytes) => { this.loading--; if (this.closed) task.reject(new PreparerClosedError()); else this.run(task, bytes); },
+      (err: Error) => { this.loading--; task.reject(err); this.next(); },
+    );
+  }
+
+  private run(task: Task, loaded: Buffer | null): void {
+    const input = this.request(task.job, loaded);
+    if (!input) { task.reject(new ParseError('the original upload is no longer stored')); this.next(); return; }
     const w = new Worker(WORKER_FILE, { workerData: input.req, transferList: input.transfer, resourceLimits: { maxOldGenerationSizeMb: this.o.memoryMb } });
     w.unref();
     this.running.set(w, task);
