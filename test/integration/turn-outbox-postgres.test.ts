@@ -145,8 +145,15 @@ describe('turn outbox on PostgreSQL', { skip: missing ?? false }, () => {
     const events = await durablePgTurnEvents({ url: pg.url, schema: 'gateway' }, { migrationsDir: MIGRATIONS, serviceUrls: urls, tenantId: 't', principalKeys: [KEY], useGrpc: false }, 'gateway', log, { batchDelayMs: 60_000 }, (fn) => { closers.push(fn); });
     assert.equal(closers.length, 1);
     events.emit('T-w', 'u', 'turn_started', {});
-    events.commit();
-    await until(async () => (await pg.sql('SELECT 1 FROM gateway.turn_outbox')).length === 1, 2000);
+    // What the gateway's onSend waits for before an answer's first (or last) byte: the row is stored when it resolves.
+    const stored = events.commitDurable();
+    assert.ok(stored, 'a background-storing outbox hands back its write');
+    assert.equal(await stored, true);
+    assert.equal((await pg.sql('SELECT 1 FROM gateway.turn_outbox')).length, 1, 'stored when commitDurable resolved, no polling');
+    // deliver() to an unreachable audit answers false after its timeout, with the rows stored all the same.
+    events.emit('T-w', 'u', 'turn_sealed', {});
+    assert.equal(await events.deliver(100), false);
+    assert.equal((await pg.sql('SELECT 1 FROM gateway.turn_outbox')).length, 2);
     await events.shutdown(50);
     for (const c of closers.reverse()) await c();
     const [row] = await pg.sql<{ lease_until: number }>('SELECT lease_until FROM gateway.turn_outbox');

@@ -41,6 +41,12 @@ export interface TurnEventQueue {
   dropOlderThan(cutoffMs: number): number;
   /** Release the queue (idempotent). */
   close(): void;
+  /**
+   * Only a queue whose `append` stores in the background (the PostgreSQL outbox, outbox-pg.ts):
+   * resolves when everything appended so far is stored; false when a write failed (being retried).
+   * Absent: `append` is already durable (SQLite) or never is (memory).
+   */
+  durable?(): Promise<boolean>;
 }
 
 /** The in-memory queue: what the turn-event client always had; lost on a crash. */

@@ -169,6 +169,18 @@ export class TurnEventClient {
     }
   }
 
+  /**
+   * `commit`, then, when the queue stores in the background (PostgreSQL), a promise that resolves
+   * once what was committed is stored (false: the write failed and is retried; its turns seal by the
+   * watermark if this process dies first). Null when `commit` alone was durable (SQLite) or the
+   * queue is memory: nothing to wait for. The gateway holds an answer's last byte on it (issue 11
+   * item 7, issue 21 item 1).
+   */
+  commitDurable(): Promise<boolean> | null {
+    this.commit();
+    return this.queue.durable ? this.queue.durable() : null;
+  }
+
   private schedule(delay: number): void {
     if (this.timer || this.sending || this.closed && this.pending === 0) return;
     this.timer = setTimeout(() => { this.timer = null; void this.flush(); }, delay);
@@ -302,7 +314,10 @@ export class TurnEventClient {
     });
     if (this.timer && !this.backoffMs) { clearTimeout(this.timer); this.timer = null; }
     if (!this.timer) void this.flush();
-    return waiter;
+    // Not acknowledged in time on a background-storing queue (PostgreSQL): at least stored before this answers.
+    if (!this.queue.durable || await waiter) return waiter;
+    await this.queue.durable();
+    return false;
   }
 
   private notifyIdle(): void {

@@ -96,12 +96,13 @@ test('a destroyed wrapper (client gone) destroys the source and never calls atEn
 const cfg = gatewayConfig('http://127.0.0.1:9', 'http://127.0.0.1:9/jwks.json');
 const settings = { tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, capTokenKeys: cfg.capTokenKeys, adminEmailAllowlist: [], groupRoleMap: {} };
 
-function setup() {
+function setup(stored: Promise<boolean> | null = null) {
   const emitted: Array<{ type: string; status: unknown }> = [];
   // `commit` is recorded as an event of its own: the terminal event must be committed at once.
+  // `stored`: what a background-storing (PostgreSQL) outbox answers; null = SQLite, durable at once.
   const events = {
     emit: (_t: string, _p: string, type: string, payload: { status: unknown }) => { emitted.push({ type, status: payload.status }); return 'id'; },
-    commit: () => { emitted.push({ type: 'commit', status: undefined }); },
+    commitDurable: () => { emitted.push({ type: 'commit', status: undefined }); return stored; },
   } as unknown as TurnEventClient;
   const limiter = (async () => ({ isAllowed: true, key: 'k' })) as unknown as Limiter;
   const registry = new client.Registry();
@@ -131,7 +132,7 @@ test('a buffered answer: the terminal event is emitted in onSend, before the byt
   const { steps, emitted } = setup();
   const t = turn(steps, 200);
   const payload = Buffer.from('{"ok":true}');
-  assert.equal(steps.sealBeforeSend(t.req, t.reply, t.st, payload), payload);
+  assert.deepEqual(steps.sealBeforeSend(t.req, t.reply, t.st, payload), { payload, stored: null });
   assert.deepEqual(emitted.map((e) => e.type), ['turn_started', 'turn_sealed', 'commit']);
   steps.endTurn(t.req, t.reply, t.st);
   assert.deepEqual(emitted.map((e) => e.type), ['turn_started', 'turn_sealed', 'commit']);
@@ -146,7 +147,7 @@ test('a streamed answer: sealed when the stream ends; a stream that breaks off e
   const { steps, emitted } = setup();
   const t = turn(steps, 200);
   const src = new PassThrough();
-  const out = steps.sealBeforeSend(t.req, t.reply, t.st, src) as Readable;
+  const out = steps.sealBeforeSend(t.req, t.reply, t.st, src).payload as Readable;
   assert.notEqual(out, src);
   assert.deepEqual(emitted.map((e) => e.type), ['turn_started']);
   out.resume();
@@ -158,7 +159,7 @@ test('a streamed answer: sealed when the stream ends; a stream that breaks off e
 
   const b = turn(steps, 200);
   const src2 = new PassThrough();
-  const out2 = steps.sealBeforeSend(b.req, b.reply, b.st, src2) as Readable;
+  const out2 = steps.sealBeforeSend(b.req, b.reply, b.st, src2).payload as Readable;
   out2.resume();
   src2.write('data: partial\n\n');
   out2.destroy();
@@ -172,7 +173,43 @@ test('requests without a turn pass through untouched', () => {
   const reply = { statusCode: 200, raw: { writableFinished: true }, header() { return this; } } as unknown as FastifyReply;
   const st = steps.begin(req, reply);
   const src = new PassThrough();
-  assert.equal(steps.sealBeforeSend(req, reply, st, src), src);
+  assert.deepEqual(steps.sealBeforeSend(req, reply, st, src), { payload: src, stored: null });
   steps.endTurn(req, reply, st);
   assert.equal(emitted.length, 0);
+});
+
+test('PostgreSQL outbox: a buffered answer hands back the pending write; a streamed one holds its end (and last byte) until the write is stored', async () => {
+  let store!: (ok: boolean) => void;
+  const pending = new Promise<boolean>((r) => { store = r; });
+  const { steps, emitted } = setup(pending);
+  const t = turn(steps, 200);
+  const payload = Buffer.from('{"ok":true}');
+  const sealed = steps.sealBeforeSend(t.req, t.reply, t.st, payload);
+  assert.equal(sealed.payload, payload);
+  assert.equal(sealed.stored, pending, 'the onSend hook waits for this before the first byte');
+
+  const s = turn(steps, 200, { 'content-length': '4' });
+  const src = new PassThrough();
+  const out = steps.sealBeforeSend(s.req, s.reply, s.st, src).payload as Readable;
+  const seen: Buffer[] = [];
+  let ended = false;
+  out.on('data', (c: Buffer) => seen.push(c));
+  out.once('end', () => { ended = true; });
+  src.end('done');
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(Buffer.concat(seen).toString(), 'don', 'the last byte waits for the outbox write');
+  assert.equal(ended, false);
+  assert.equal(emitted.filter((e) => e.type === 'commit').length, 2);
+  store(true);
+  await new Promise((r) => out.once('end', r));
+  assert.equal(Buffer.concat(seen).toString(), 'done');
+});
+
+test('runAtStreamEnd: a rejected atEnd promise fails the stream instead of ending it', async () => {
+  const src = new PassThrough();
+  const out = runAtStreamEnd(src, false, () => Promise.reject(new Error('outbox down')));
+  out.resume();
+  src.end('x');
+  const err = await new Promise<Error>((r) => out.once('error', r));
+  assert.match(err.message, /outbox down/);
 });

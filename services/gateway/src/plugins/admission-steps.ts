@@ -229,17 +229,16 @@ export class AdmissionSteps {
    * As the answer goes out (`onSend`), emit the turn's terminal event so that it is in the durable
    * outbox before the client has the whole answer (issue 11 item 7): at once for a buffered body
    * (before its first byte), at the end of a streamed body (before the response ends; see
-   * turn-end.ts). @returns the payload to send (a pass-through stream for a streamed body).
+   * turn-end.ts). On PostgreSQL the outbox stores in the background: `stored` is what a buffered
+   * answer waits for before its first byte (a streamed one waits inside the pass-through stream).
+   * @returns the payload to send (a pass-through stream for a streamed body), and `stored` (null: nothing to wait for).
    */
-  sealBeforeSend(req: FastifyRequest, reply: FastifyReply, st: GatewayState, payload: unknown): unknown {
-    if (!st.turnId || !st.identity || st.turnEnd !== 'open') return payload;
+  sealBeforeSend(req: FastifyRequest, reply: FastifyReply, st: GatewayState, payload: unknown): { payload: unknown; stored: Promise<boolean> | null } {
+    if (!st.turnId || !st.identity || st.turnEnd !== 'open') return { payload, stored: null };
     // A destroyed response: the client went away (the request itself is destroyed once read).
-    if (!isStreamPayload(payload)) {
-      this.emitTerminal(st, reply.statusCode, reply.raw.destroyed);
-      return payload;
-    }
+    if (!isStreamPayload(payload)) return { payload, stored: this.emitTerminal(st, reply.statusCode, reply.raw.destroyed) };
     st.turnEnd = 'streaming';
-    return runAtStreamEnd(payload, reply.hasHeader('content-length'), () => this.emitTerminal(st, reply.statusCode, reply.raw.destroyed));
+    return { payload: runAtStreamEnd(payload, reply.hasHeader('content-length'), () => this.emitTerminal(st, reply.statusCode, reply.raw.destroyed)), stored: null };
   }
 
   /**
@@ -258,14 +257,15 @@ export class AdmissionSteps {
   /**
    * Emit `turn_sealed`, or `turn_failed` (a 5xx, or the answer did not reach the client whole), once
    * per turn, and commit it to the outbox with `turn_started` and whatever else is staged (one write).
+   * @returns null when that write is already durable (SQLite), else a promise of it being stored (PostgreSQL).
    */
-  private emitTerminal(st: GatewayState, status: number, incomplete: boolean): void {
-    if (!st.turnId || !st.identity || st.turnEnd === 'emitted' || st.turnEnd === 'deferred') return;
+  private emitTerminal(st: GatewayState, status: number, incomplete: boolean): Promise<boolean> | null {
+    if (!st.turnId || !st.identity || st.turnEnd === 'emitted' || st.turnEnd === 'deferred') return null;
     st.turnEnd = 'emitted';
     this.events.emit(st.turnId, st.identity.principal.id, incomplete || status >= 500 ? 'turn_failed' : 'turn_sealed', {
       status, duration_ms: Math.round((performance.now() - st.startedAt) * 1000) / 1000,
     });
-    this.events.commit();
+    return this.events.commitDurable();
   }
 }
 

@@ -74,7 +74,11 @@ export const admissionPlugin = fp<AdmissionOptions>(async (app, opts) => {
   // The terminal event is durable before the answer's last byte (issue 11 item 7).
   app.addHook('onSend', (req, reply, payload, done) => {
     const st = req.gw;
-    done(null, st ? steps.sealBeforeSend(req, reply, st, payload) : payload);
+    if (!st) { done(null, payload); return; }
+    const sealed = steps.sealBeforeSend(req, reply, st, payload);
+    // PostgreSQL's outbox stores in the background: the first byte waits for it (issue 21 item 1).
+    if (sealed.stored) void sealed.stored.then(() => done(null, sealed.payload), () => done(null, sealed.payload));
+    else done(null, sealed.payload);
   });
 
   app.addHook('onResponse', async (req, reply) => {

@@ -2,7 +2,8 @@
  * Emitting a turn's terminal event before its answer completes (issue 11 item 7): for a buffered
  * answer the gateway emits in `onSend`, before any byte is written; a streamed answer is passed
  * through `runAtStreamEnd`, which runs the emit when the body stream ends and only then lets the
- * response end. A client that received a complete answer therefore implies the event was on disk.
+ * response end. A client that received a complete answer therefore implies the event was on disk
+ * (on PostgreSQL, stored: the end waits for the outbox's background write).
  */
 import { Transform, pipeline, type Readable } from 'node:stream';
 
@@ -18,10 +19,11 @@ export function isStreamPayload(payload: unknown): payload is Readable {
  * Content-Length is complete at its last byte: with `holdLastByte` that byte is kept back until
  * `atEnd` returned. If `source` fails or the wrapper is destroyed (the client went away), `atEnd`
  * is not called and the other side is destroyed too.
- * @param atEnd synchronous; an exception fails the stream.
+ * @param atEnd an exception fails the stream; a returned promise holds the end (and the held byte)
+ *   until it settles (the PostgreSQL outbox storing in the background), a rejection fails the stream.
  * @returns the stream to send instead of `source`.
  */
-export function runAtStreamEnd(source: Readable, holdLastByte: boolean, atEnd: () => void): Readable {
+export function runAtStreamEnd(source: Readable, holdLastByte: boolean, atEnd: () => unknown): Readable {
   let held: Buffer | null = null;
   const out = new Transform({
     transform(chunk: Buffer, _enc, cb): void {
@@ -31,13 +33,15 @@ export function runAtStreamEnd(source: Readable, holdLastByte: boolean, atEnd: (
       cb(null, chunk.length > 1 ? chunk.subarray(0, chunk.length - 1) : undefined);
     },
     flush(cb): void {
+      let waiting: unknown;
       try {
-        atEnd();
+        waiting = atEnd();
       } catch (err) {
         cb(err as Error);
         return;
       }
-      cb(null, held ?? undefined);
+      if (waiting instanceof Promise) void waiting.then(() => cb(null, held ?? undefined), (err: Error) => cb(err));
+      else cb(null, held ?? undefined);
     },
   });
   // Errors and early destruction travel both ways; the response sees them through `out`.
