@@ -47,6 +47,7 @@ import { ConversationRuns } from './domain/conversations/runs.js';
 import { ActiveRuns, ConversationService } from './domain/conversations/service.js';
 import { openRuntimeStore, type RuntimeStore } from './store/runtime-store.js';
 import { openPgRuntimeStore } from './store/pg/index.js';
+import { Leadership, pgLeases, SOLE_INSTANCE } from '../../shared/db/leases.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { openNotifications } from './domain/notifications/wiring.js';
 import { openSharedBus } from '../../shared/shared-bus.js';
@@ -97,6 +98,9 @@ import { connectorRoutes } from './routes/connectors.js';
 /** How often plug-in sources are probed once the first seconds are over, ms. */
 const PLUGIN_PROBE_MS = 30_000;
 
+/** How often the connector-sync leader looks for jobs other runtimes queued, ms (several instances on one database). */
+const LEADER_TICK_MS = 3000;
+
 /** How long `close()` waits for queued turn events to reach audit, ms. */
 const EVENT_DRAIN_MS = 3000;
 
@@ -109,7 +113,10 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     const { cfg, logger } = ctx;
     const hooks = ctx.runtime;
     // Issue 21 item 1: PostgreSQL (schema `agent_runtime`) when cfg.database is set, else `<dbDir>/agent-runtime.sqlite`.
-    const store: RuntimeStore = cfg.database ? await openPgRuntimeStore(cfg.database, cfg.migrationsDir) : openRuntimeStore(cfg);
+    const pgStore = cfg.database ? await openPgRuntimeStore(cfg.database, cfg.migrationsDir) : null;
+    const store: RuntimeStore = pgStore ?? openRuntimeStore(cfg);
+    // Once-per-deployment background work takes a lease when runtimes share a database (issue 21).
+    const leases = pgStore ? pgLeases(pgStore.db) : SOLE_INSTANCE;
     ctx.onClose(() => store.close());
     ctx.app.health.check(async () => ((await store.ready()) ? true : `agent-runtime store ${store.isOpen ? 'unreachable' : 'closed'}`));
     // Issue 21 item 3: with REDIS_URL several runtimes share the store; pending approvals may be another runtime's.
@@ -252,7 +259,16 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     oauthRefresher = new TokenRefresher(oauthFlows, logger);
     const refresher = oauthRefresher;
     ctx.onClose(async () => { refresher.stop(); await oauthDispatcher.close(); });
-    ctx.background('oauth-refresher', () => { refresher.start(); });
+    ctx.background('oauth-refresher', () => {
+      if (leases === SOLE_INSTANCE) { refresher.start(); return; }
+      const lead = new Leadership(leases, 'oauth-refresher', {
+        onGain: () => { refresher.start(); },
+        onLose: () => { logger.warn({ lease: 'oauth-refresher' }, 'token refresher lease lost; another instance refreshes'); refresher.stop(); },
+        onError: (err) => logger.warn({ err: err.message, lease: 'oauth-refresher' }, 'lease renewal failed'),
+      });
+      void lead.start();
+      return () => lead.stop();
+    });
     workspace.integrations.register('oauth', (who) => oauthFlows.integrations(who));
     await ctx.app.register(oauthRoutes, { tenantId, providers: oauthProviders, flows: oauthFlows, publicUrl: cfg.publicUrl });
     // Signed webhooks (issue 18 item 2): an agent_run target runs as a turn of its own (runner.ts).
@@ -269,12 +285,19 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
       store: store.connectors, log: logger, open: connectorSources((t, n) => vault.resolve(t, null, n), mcpPolicy),
       sink: new HttpConnectorKnowledge({ baseUrl: cfg.serviceUrls.knowledge, principalKeys: cfg.principalKeys }),
     };
-    const connectorSync = new ConnectorSync(connectorDeps);
+    // Several runtimes on one PostgreSQL database (issue 21): connector jobs and the OAuth refresher run on the lease holder only.
+    const connectorSync = new ConnectorSync({ ...connectorDeps, follower: leases !== SOLE_INSTANCE });
     ctx.app.addHook('preClose', async () => { await connectorSync.close(); });
     ctx.background('connector-sync', () => {
-      // Resumed jobs first, then the schedule (as when resume answered synchronously).
-      void connectorSync.resume().catch((err: unknown) => { logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'connector jobs could not be resumed'); return 0; })
-        .finally(() => connectorSync.startSchedule());
+      // Resumed jobs first, then the schedule.
+      if (leases === SOLE_INSTANCE) { void connectorSync.lead(); return; }
+      const lead = new Leadership(leases, 'connector-sync', {
+        onGain: () => { logger.info({ lease: 'connector-sync' }, 'this instance runs connector sync jobs'); void connectorSync.lead(LEADER_TICK_MS); },
+        onLose: () => { logger.warn({ lease: 'connector-sync' }, 'connector sync lease lost; another instance runs the jobs'); connectorSync.follow(); },
+        onError: (err) => logger.warn({ err: err.message, lease: 'connector-sync' }, 'lease renewal failed'),
+      });
+      void lead.start();
+      return () => lead.stop();
     });
     await ctx.app.register(connectorRoutes, { tenantId, connectors: new ConnectorAdmin(connectorDeps), sync: connectorSync });
   },

@@ -10,6 +10,7 @@
  * embedder and the store close.
  */
 import { defineService } from '../../shared/kit/service.js';
+import { holdSole, pgLeases } from '../../shared/db/leases.js';
 import { ObjectStore } from '../../shared/objects/object-store.js';
 import { S3ObjectStore } from '../../shared/objects/s3-object-store.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
@@ -51,10 +52,19 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
   bodyLimit: BODY_LIMIT,
   async setup({ cfg, runtime, logger, app, onClose, background, grpc }) {
     const tenantId = cfg.tenantId;
-    const store: KnowledgeStoreFacade = cfg.database
-      ? await openPgKnowledgeStore(cfg.database, cfg.migrationsDir)
-      : openKnowledgeStore(cfg.dbDir, cfg.migrationsDir);
+    const pgStore = cfg.database ? await openPgKnowledgeStore(cfg.database, cfg.migrationsDir) : null;
+    const store: KnowledgeStoreFacade = pgStore ?? openKnowledgeStore(cfg.dbDir, cfg.migrationsDir);
     onClose(() => store.close());
+    // Several instances on one PostgreSQL database (issue 21): knowledge runs as one instance per
+    // database (its start-up recovery below and the embedding pump assume they are alone); a second
+    // instance refuses to start, naming the holder, once a crashed holder's lease had time to expire.
+    if (pgStore) {
+      const sole = await holdSole(pgLeases(pgStore.db), 'knowledge-instance', {
+        onLose: () => logger.error({ lease: 'knowledge-instance' }, 'the knowledge instance lease was lost (database unreachable past its expiry)'),
+        onError: (err) => logger.warn({ err: err.message, lease: 'knowledge-instance' }, 'lease renewal failed'),
+      });
+      onClose(() => sole.stop());
+    }
     await store.jobs.failInterrupted(new Date().toISOString());
     const recreated = await store.vectors.ensure(cfg.embeddingDims);
 

@@ -118,7 +118,8 @@ export class AdmissionSteps {
         return (status, incomplete) => {
           if (state.turnEnd !== 'deferred') return;
           state.turnEnd = 'open';
-          this.emitTerminal(state, status, incomplete);
+          // A paused run's seal: its answer already ended; storing goes on in the background.
+          void this.emitTerminal(state, status, incomplete);
         };
       },
     };
@@ -250,7 +251,8 @@ export class AdmissionSteps {
     const target = st.rule ? (st.rule.target.kind === 'proxy' ? st.rule.target.service : st.rule.target.handler) : 'none';
     this.counters.answered.inc({ status: String(reply.statusCode), target });
     if (st.turnEnd !== 'emitted') {
-      this.emitTerminal(st, reply.statusCode, st.turnEnd === 'streaming' || req.raw.destroyed && !reply.raw.writableFinished);
+      // After the answer (onResponse): nothing is left to hold back; storing goes on in the background.
+      void this.emitTerminal(st, reply.statusCode, st.turnEnd === 'streaming' || req.raw.destroyed && !reply.raw.writableFinished);
     }
   }
 

@@ -11,6 +11,12 @@
  * redoes only what is not done. A part that fails to parse is stored `failed` with `last_error`;
  * a knowledge call that fails stores the item without a fingerprint so the next run tries again.
  * Jobs run one at a time; items of a job `CONCURRENCY` at a time.
+ *
+ * Several runtimes on one database (issue 21): jobs run on the instance that leads (holds the
+ * `connector-sync` lease, services/shared/db/leases.ts; on the desktop the only one). Any instance
+ * accepts a sync or a cancel (a row in the store); the leader picks queued jobs up at its next
+ * tick and reads a job's state between items, so a cancel sent through another instance stops it.
+ * A leader that loses its lease stops between items and leaves the job for the next leader.
  */
 import { ulidFactory } from '../../../../shared/identity/ulid.js';
 import { DomainError } from '../../../../shared/kit/domain-error.js';
@@ -33,6 +39,8 @@ export interface ConnectorSyncDeps {
   sink: KnowledgeSink;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   now?: () => Date;
+  /** Start as a follower: run no job until `lead()` (several instances on one database; default false: this instance runs jobs). */
+  follower?: boolean;
 }
 
 /** The answer shape of a job. */
@@ -49,12 +57,17 @@ export class ConnectorSync {
   private closed = false;
   private ticking = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Whether this instance runs jobs: from the start unless `follower`, then after `lead` until `follow`. */
+  private leading: boolean;
+  /** Jobs in this instance's chain (scheduled, not yet finished). */
+  private readonly known = new Set<string>();
   /** Jobs an admin cancelled while queued or running (issue 19 item 5). */
   private readonly cancelled = new Set<string>();
   private readonly now: () => Date;
 
   constructor(private readonly d: ConnectorSyncDeps) {
     this.now = d.now ?? (() => new Date());
+    this.leading = !d.follower;
   }
 
   private iso(): string { return this.now().toISOString(); }
@@ -69,7 +82,7 @@ export class ConnectorSync {
     if (active) return active;
     const job: JobRow = { id: newId(), tenant_id: tenantId, connector_id: connectorId, state: 'queued', total: 0, done: 0, failed: 0, started_at: null, finished_at: null, error: null, created_at: this.iso() };
     await this.d.store.putJob(job);
-    this.schedule(job);
+    if (this.leading) this.schedule(job);
     return job;
   }
 
@@ -99,11 +112,34 @@ export class ConnectorSync {
     return jobView(row);
   }
 
-  private halted(jobId: string): boolean { return this.closed || this.cancelled.has(jobId); }
+  private halted(jobId: string): boolean { return this.closed || !this.leading || this.cancelled.has(jobId); }
+
+  /** Read a job's state: a cancel written by another instance joins `cancelled`. */
+  private async refreshCancelled(tenantId: string, jobId: string): Promise<void> {
+    if ((await this.d.store.job(tenantId, jobId))?.state === 'cancelled') this.cancelled.add(jobId);
+  }
+
+  /**
+   * Run jobs here: resume what a stop (or a previous leader) left, then look at the schedule and
+   * for jobs other instances queued every `tickMs`.
+   */
+  lead(tickMs = SCHEDULE_TICK_MS): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.leading = true;
+    return this.resume().catch((err: unknown) => { this.d.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'connector jobs could not be resumed'); return 0; })
+      .then(() => { this.startSchedule(tickMs); });
+  }
+
+  /** Stop running jobs here (the lease went to another instance): the job in progress stops between items and stays for the next leader. */
+  follow(): void {
+    this.leading = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
 
   /** Resume the jobs a stop left unfinished; returns how many. */
   async resume(): Promise<number> {
-    const jobs = await this.d.store.unfinishedJobs();
+    const jobs = (await this.d.store.unfinishedJobs()).filter((j) => !this.known.has(j.id));
     for (const j of jobs) this.schedule(j);
     if (jobs.length) this.d.log.info({ jobs: jobs.length }, 'connector sync jobs cut short by a stop resumed');
     return jobs.length;
@@ -120,11 +156,15 @@ export class ConnectorSync {
     this.timer.unref();
   }
 
-  /** Queue the scheduled connectors that are due (a look still in progress makes this one a no-op). */
+  /**
+   * Queue the scheduled connectors that are due and take up jobs other instances queued (a look
+   * still in progress makes this one a no-op).
+   */
   async tick(): Promise<void> {
-    if (this.closed || this.ticking) return;
+    if (this.closed || this.ticking || !this.leading) return;
     this.ticking = true;
     try {
+      for (const j of await this.d.store.unfinishedJobs()) if (!this.known.has(j.id)) this.schedule(j);
       const now = this.now().getTime();
       for (const c of await this.d.store.scheduled()) {
         if (!c.schedule_minutes) continue;
@@ -150,13 +190,14 @@ export class ConnectorSync {
   async idle(): Promise<void> { await this.chain; }
 
   private schedule(job: JobRow): void {
+    this.known.add(job.id);
     this.chain = this.chain.then(() => this.run(job.tenant_id, job.id)).catch((err: unknown) => {
       this.d.log.warn({ job_id: job.id, err: (err as Error).message }, 'a connector sync job failed unexpectedly');
-    });
+    }).finally(() => { this.known.delete(job.id); });
   }
 
   private async run(tenantId: string, jobId: string): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || !this.leading) return;
     let job = await this.d.store.job(tenantId, jobId);
     if (!job || job.state === 'succeeded' || job.state === 'failed' || job.state === 'cancelled') { this.cancelled.delete(jobId); return; }
     job = { ...job, state: 'running', started_at: job.started_at ?? this.iso() };
@@ -178,12 +219,13 @@ export class ConnectorSync {
         job = (await this.d.store.job(tenantId, jobId)) ?? job;
       }
     }
+    if (this.closed || !this.leading) return;
+    await this.refreshCancelled(tenantId, jobId);
     if (this.cancelled.delete(jobId)) {
       const last = (await this.d.store.job(tenantId, jobId)) ?? job;
       await this.d.store.putJob({ ...job, state: 'cancelled', error: null, finished_at: last.finished_at ?? this.iso() });
       return;
     }
-    if (this.closed) return;
     await this.d.store.putJob({ ...job, state: errors.length ? 'failed' : 'succeeded', error: errors.length ? errors.join('; ') : null, finished_at: this.iso() });
   }
 
@@ -213,6 +255,7 @@ export class ConnectorSync {
       const step = async (failed: boolean): Promise<void> => {
         progress.done += 1;
         if (failed) progress.failed += 1;
+        await this.refreshCancelled(job.tenant_id, job.id);
         if (this.cancelled.has(job.id)) return;
         const snapshot = { ...progress };
         writes = writes.then(async () => { await this.d.store.putJob(snapshot); });
