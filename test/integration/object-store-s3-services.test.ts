@@ -8,41 +8,34 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-// @ts-expect-error -- s3rver ships no type declarations
-import S3rver from 's3rver';
 import { start as startAudit } from '../../services/audit/src/index.js';
 import { start as startKnowledge } from '../../services/knowledge/src/index.js';
 import { S3ObjectStore } from '../../services/shared/objects/s3-object-store.js';
 import type { S3ObjectStoreSettings } from '../../services/shared/objects/settings.js';
 import { parseObjectStoreUrl } from '../../main/config/scale-out.js';
-import { freePort } from '../../main/supervisor/index.js';
+import { startS3rver, type TestS3 } from '../helpers/s3rver.js';
 import { SERVICE, USER, auditConfig, call, event, newId } from '../helpers/audit.js';
 import { call as callJson } from '../helpers/embedder/service-helpers.js';
 import { headersFor, knowledgeConfig, principal, removeDir } from '../helpers/embedder/service-helpers.js';
 import { makePdf, multipart } from '../helpers/embedder/documents.js';
 
-interface S3rverInstance { run(): Promise<unknown>; close(): Promise<void> }
-
-let server: S3rverInstance;
+let s3: TestS3;
 let dir: string;
 let settings: S3ObjectStoreSettings;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-s3rver-'));
-  const port = await freePort('127.0.0.1');
-  server = new (S3rver as new (o: object) => S3rverInstance)({ port, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'svc-objects' }] });
-  await server.run();
+  s3 = await startS3rver();
+  dir = s3.dir;
   const s = parseObjectStoreUrl({
-    SVC_OBJECT_STORE_URL: `s3://svc-objects/team?endpoint=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+    SVC_OBJECT_STORE_URL: `s3://${s3.bucket}/team?endpoint=${encodeURIComponent(s3.endpoint)}`,
     SVC_S3_ACCESS_KEY_ID: 'S3RVER', SVC_S3_SECRET_ACCESS_KEY: 'S3RVER',
   });
   assert.ok(s);
   settings = s;
 });
-after(async () => { await server?.close(); rmSync(dir, { recursive: true, force: true }); });
+after(async () => { await s3?.stop(); });
 
 /** Whether s3rver holds blob `sha` under the bucket's key layout. */
 function inBucket(sha: string): boolean {

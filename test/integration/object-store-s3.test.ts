@@ -11,29 +11,23 @@ import { mkdtempSync, rmSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-// @ts-expect-error -- s3rver ships no type declarations
-import S3rver from 's3rver';
 import { S3ObjectStore } from '../../services/shared/objects/s3-object-store.js';
 import { openObjectStore } from '../../services/shared/objects/open-object-store.js';
 import { ObjectStore } from '../../services/shared/objects/object-store.js';
 import { parseObjectStoreUrl } from '../../main/config/scale-out.js';
 import { ConfigError } from '../../main/config/env.js';
-import { freePort } from '../../main/supervisor/index.js';
+import { startS3rver, type TestS3 } from '../helpers/s3rver.js';
 
-interface S3rverInstance { run(): Promise<unknown>; close(): Promise<void> }
-
-let server: S3rverInstance;
+let s3: TestS3;
 let dir: string;
 let endpoint: string;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-s3rver-'));
-  const port = await freePort('127.0.0.1');
-  server = new (S3rver as new (o: object) => S3rverInstance)({ port, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'svc-objects' }] });
-  await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  s3 = await startS3rver();
+  dir = s3.dir;
+  endpoint = s3.endpoint;
 });
-after(async () => { await server?.close(); rmSync(dir, { recursive: true, force: true }); });
+after(async () => { await s3?.stop(); });
 
 function store(prefix = 'tenant-a'): S3ObjectStore {
   const s = parseObjectStoreUrl({

@@ -9,8 +9,7 @@
  */
 import type { AuditConfig } from '../../shared/config.js';
 import { defineService } from '../../shared/kit/service.js';
-import { ObjectStore } from '../../shared/objects/object-store.js';
-import { S3ObjectStore } from '../../shared/objects/s3-object-store.js';
+import { openServiceBlobs } from '../../shared/objects/open-object-store.js';
 import { AUDIT_BODY_LIMIT, AUDIT_ERRORS, type AuditRuntime } from './contracts.js';
 import { ArtifactService } from './domain/artifacts.js';
 import { AuditLogService } from './domain/audit-log.js';
@@ -48,16 +47,10 @@ export const auditService = defineService<AuditConfig, AuditRuntime>({
     const store = cfg.database ? await openPgAuditStore(cfg.database, cfg.migrationsDir) : sqliteAuditBackend(AuditStore.open(cfg.dbDir, cfg.migrationsDir));
     onClose(() => store.close());
     // Issue 21 item 4: artifact bodies in an S3-compatible bucket when SVC_OBJECT_STORE_URL is set.
-    let blobs: ObjectStore | S3ObjectStore;
-    if (cfg.objectStore) {
-      const bucket = new S3ObjectStore(cfg.objectStore);
-      onClose(() => bucket.close());
-      blobs = bucket;
-    } else {
+    const blobs = openServiceBlobs(cfg.objectStore, cfg.objectsDir, onClose, () => {
       const migrated = migrateAuditObjects(cfg.objectsDir);
       if (migrated.foldersTightened || migrated.tempsRemoved) logger.info(migrated, 'audit objects brought under the shared object store layout');
-      blobs = new ObjectStore(cfg.objectsDir);
-    }
+    });
     const writer = store.writer(keys);
     onClose(() => writer.close());
     // Issue 22: envelopes are Ed25519-signed at sealing (a decorated envelope port), checkpoints signed.

@@ -11,8 +11,7 @@
  */
 import { defineService } from '../../shared/kit/service.js';
 import { holdSole, pgLeases } from '../../shared/db/leases.js';
-import { ObjectStore } from '../../shared/objects/object-store.js';
-import { S3ObjectStore } from '../../shared/objects/s3-object-store.js';
+import { openServiceBlobs } from '../../shared/objects/open-object-store.js';
 import { TurnEventClient } from '../../shared/events/turn-events.js';
 import { createEmbedder } from '../../embedder/src/index.js';
 import { NotificationsClient } from '../../agent-runtime/src/client.js';
@@ -69,18 +68,11 @@ export const knowledgeService = defineService<KnowledgeConfig, KnowledgeRuntime>
     const recreated = await store.vectors.ensure(cfg.embeddingDims);
 
     // Issue 21 item 4: original uploads in an S3-compatible bucket when SVC_OBJECT_STORE_URL is set.
-    let objects: ObjectStore | S3ObjectStore;
-    if (cfg.objectStore) {
-      const bucket = new S3ObjectStore(cfg.objectStore);
-      onClose(() => bucket.close());
-      objects = bucket;
-    } else {
-      const local = new ObjectStore(cfg.objectsDir);
+    const objects = openServiceBlobs(cfg.objectStore, cfg.objectsDir, onClose, (local) => {
       const migrated = migrateLegacyObjects(local);
       if (migrated.moved || migrated.staleTemps) logger.info({ moved: migrated.moved, stale_temps: migrated.staleTemps }, 'original uploads moved to the shared object layout');
       if (migrated.mismatched.length) logger.warn({ files: migrated.mismatched }, 'uploads whose bytes do not match their name were left in the old layout');
-      objects = local;
-    }
+    });
 
     const embedder = runtime.embedder ?? createEmbedder({ modelDirs: cfg.modelDirs, model: cfg.embeddingModel, dims: cfg.embeddingDims });
     if (!runtime.embedder) onClose(() => embedder.close());

@@ -30,3 +30,23 @@ export function openObjectStore(settings: ObjectStoreSettings | null | undefined
   if (settings?.kind === 's3') return new S3ObjectStore(settings);
   return asyncLocal(new ObjectStore(objectsDir));
 }
+
+/**
+ * A service's blob store as its domain ports take it (issue 21 item 4): the bucket when
+ * `settings` is set (its client closed through `onClose`), else the local folder, after
+ * `prepareLocal` (the service's own layout migration) ran on it.
+ * @param settings the slice's `objectStore`; @param objectsDir `<data dir>/objects`.
+ */
+export function openServiceBlobs(
+  settings: ObjectStoreSettings | null | undefined, objectsDir: string,
+  onClose: (fn: () => Promise<void>) => void, prepareLocal: (local: ObjectStore) => void,
+): ObjectStore | S3ObjectStore {
+  if (settings?.kind === 's3') {
+    const bucket = new S3ObjectStore(settings);
+    onClose(() => bucket.close());
+    return bucket;
+  }
+  const local = new ObjectStore(objectsDir);
+  prepareLocal(local);
+  return local;
+}
