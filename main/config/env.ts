@@ -59,6 +59,20 @@ export function bool(env: Env, name: string, def: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/**
+ * An http(s) URL variable without its trailing slashes, or null when unset (an instance's address
+ * for its peers: SANDBOX_INSTANCE_URL, SVC_GATEWAY_INSTANCE_URL).
+ * @param example shown in the error. @throws ConfigError when set to anything but an http(s) URL.
+ */
+export function httpUrlOrNull(env: Env, name: string, example: string): string | null {
+  const raw = str(env, name);
+  if (!raw) return null;
+  let u: URL | null = null;
+  try { u = new URL(raw); } catch { /* refused below */ }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new ConfigError(`${name} must be an http(s) URL such as ${example}, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
 /** Split a comma-separated list, trimmed, empties dropped. */
 export function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);

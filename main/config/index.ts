@@ -18,7 +18,7 @@ import {
   SERVICE_NAMES, DEFAULT_PORTS, portEnvName, type ServiceName,
 } from '../../services/shared/services.js';
 import { ACCOUNT_ROLES, isAccountRole } from '../../services/shared/identity/principal-types.js';
-import { ConfigError, bool, int, isPlaceholder, list, secret, str, type Env } from './env.js';
+import { ConfigError, bool, httpUrlOrNull, int, isPlaceholder, list, secret, str, type Env } from './env.js';
 import { readServiceSettings, type ServiceSettings } from './services/index.js';
 import { networkPlan, tlsFiles } from './lan.js';
 import { applyRotatedKeys, generatedSecrets } from './key-store.js';
@@ -76,6 +76,8 @@ export interface StackConfig {
     groupRoleMap: Record<string, string[]>;
     trustProxy: boolean;
     allowedHosts: string[];
+    /** SVC_GATEWAY_INSTANCE_URL: where the other gateways reach this one (issue 21: AG-UI resumes forwarded to the gateway holding the paused run). */
+    instanceUrl: string | null;
     /** The operator's TLS certificate and key (SVC_TLS_CERT_FILE, SVC_TLS_KEY_FILE), used off loopback. */
     tlsCertFile: string | null;
     tlsKeyFile: string | null;
@@ -238,6 +240,7 @@ export function loadStackConfig(env: Env = process.env): Readonly<StackConfig> {
       groupRoleMap: parseGroupRoleMap(str(env, 'SVC_GROUP_ROLE_MAP')),
       trustProxy: bool(env, 'SVC_TRUST_PROXY', false),
       allowedHosts: list(str(env, 'SVC_ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
+      instanceUrl: httpUrlOrNull(env, 'SVC_GATEWAY_INSTANCE_URL', 'http://gateway-2:8080'),
       ...tlsFiles(env),
     },
     auth: {

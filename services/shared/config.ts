@@ -184,6 +184,12 @@ export interface GatewayConfig extends CommonServiceConfig {
    * of a DNS-rebinding attack on a loopback app (issue 11, item 9).
    */
   allowedHosts: string[];
+  /**
+   * SVC_GATEWAY_INSTANCE_URL: where the other gateways of a scaled-out deployment reach this one
+   * (issue 21: an AG-UI resume reaching another gateway is forwarded to the one holding the paused
+   * run); null = `http://<bind host>:<port>` (loopback on the desktop).
+   */
+  instanceUrl?: string | null;
   /** Upper bound of cached token validations. */
   tokenCacheMax: number;
   /**

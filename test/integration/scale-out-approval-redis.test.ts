@@ -6,6 +6,8 @@
  * A turn started through gateway A parks on runtime A for a tool approval; the approval is decided
  * through gateway B (runtime B), and the parked turn on runtime A resumes and completes; the
  * approval's notification, stored by runtime A, reaches a notification stream open on gateway B.
+ * An AG-UI run paused on an interrupt through gateway A is resumed through gateway B (the paused run
+ * lives in A's memory; B finds A in the Redis directory and forwards the resume there).
  * Then SIGTERM stops process B cleanly (exit 0). Skipped where redis-server is absent.
  */
 import { test, before, after } from 'node:test';
@@ -103,6 +105,48 @@ test('a turn parked for approval on runtime A is approved through gateway B and 
   } finally {
     watchB.close();
   }
+});
+
+/** POST a RunAgentInput to `base`'s AG-UI stream; the status, the turn header and the parsed events. */
+async function aguiRun(base: string, bearer: string, extra: Record<string, unknown>): Promise<{ status: number; turn: string | null; events: Array<Record<string, unknown>>; raw: string }> {
+  const body = { threadId: 'scale-out-thread', runId: 'r1', state: {}, messages: [], tools: [], context: [], forwardedProps: {}, ...extra };
+  const r = await fetch(`${base}/v1/chat/agui/stream`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const raw = await r.text();
+  const events = (r.headers.get('content-type') ?? '').includes('text/event-stream') ? raw.split('\n\n').filter(Boolean).map((x) => JSON.parse(x.slice(6)) as Record<string, unknown>) : [];
+  return { status: r.status, turn: r.headers.get('x-svc-turn-id'), events, raw };
+}
+
+test('an AG-UI run paused on an interrupt through gateway A is resumed through gateway B (forwarded to A, once)', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {
+  const paused = await aguiRun(stack.url, token, { messages: [{ id: 'u1', role: 'user', content: 'What is 6 times 7?' }] });
+  assert.equal(paused.status, 200, paused.raw);
+  const fin = paused.events.at(-1) as { type: string; outcome: { type: string; interrupts: Array<{ id: string }> }; runId: string };
+  assert.equal(fin.type, 'RUN_FINISHED');
+  assert.equal(fin.outcome.type, 'interrupt', paused.raw);
+  const id = fin.outcome.interrupts[0]!.id;
+  const resume = { resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }] };
+
+  // Another user's resume through B reaches A, which refuses it (only who ran a run may resume it).
+  const made = await callJson(stack.url, token, 'POST', '/v1/admin/users', { email: 'scale-other@example.test', display_name: 'Other', password: 'other-long-password', roles: ['user'] });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const other = await login(urlB, 'scale-other@example.test', 'other-long-password');
+  const stolen = await aguiRun(urlB, other, resume);
+  assert.equal(stolen.status, 404, stolen.raw);
+  assert.equal((JSON.parse(stolen.raw) as { code: string }).code, 'interrupt_not_found');
+
+  const resumed = await aguiRun(urlB, token, resume);
+  assert.equal(resumed.status, 200, resumed.raw);
+  assert.equal(resumed.events[0]!.type, 'RUN_STARTED');
+  const result = resumed.events.find((e) => e.type === 'TOOL_CALL_RESULT') as { content: string } | undefined;
+  assert.ok(result, resumed.raw);
+  assert.equal((JSON.parse(result.content) as { result: number }).result, 42, 'the approved call ran on runtime A');
+  const done = resumed.events.at(-1) as { type: string; outcome: { type: string }; runId: string };
+  assert.equal(done.type, 'RUN_FINISHED');
+  assert.equal(done.outcome.type, 'success');
+  assert.equal(done.runId, fin.runId, 'the resumed run is the turn paused on A');
+  assert.equal(resumed.turn, fin.runId);
+  // Taken once: a second resume finds nothing, on either gateway.
+  assert.equal((await aguiRun(urlB, token, resume)).status, 404);
+  assert.equal((await aguiRun(stack.url, token, resume)).status, 404);
 });
 
 test('SIGTERM stops process B cleanly (exit 0), gateway before runtime', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {

@@ -22,17 +22,8 @@
  * | SANDBOX_INSTANCE_URL | (this instance's bind address and port) | where the other sandbox instances of a scaled-out deployment reach this one (issue 21 item 3: with `REDIS_URL` a call for a session another instance owns is forwarded there), e.g. `http://sandbox-2:8006` |
  */
 import type { SandboxSettings } from '../../../services/sandbox/src/contracts.js';
-import { ConfigError, bool, fraction, int, str } from '../env.js';
+import { ConfigError, bool, fraction, httpUrlOrNull, int, str } from '../env.js';
 import type { ExtrasContext, Env } from './types.js';
-
-/** `SANDBOX_INSTANCE_URL` without a trailing slash, or null. @throws ConfigError when it is no http(s) URL. */
-function instanceUrl(raw: string | undefined): string | null {
-  if (!raw) return null;
-  let u: URL;
-  try { u = new URL(raw); } catch { throw new ConfigError(`SANDBOX_INSTANCE_URL must be an http(s) URL such as http://sandbox-2:8006, got "${raw}"`); }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`SANDBOX_INSTANCE_URL must be an http(s) URL such as http://sandbox-2:8006, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
-}
 
 /** Default engine socket. */
 const DEFAULT_DOCKER_SOCKET = '/var/run/docker.sock';
@@ -105,6 +96,6 @@ export function sandboxSettings(env: Env, _ctx: ExtrasContext): SandboxSettings 
     maxTimeoutSeconds: int(env, 'SANDBOX_MAX_TIMEOUT', 300, 1, 24 * 3600),
     warmPoolSize: int(env, 'SANDBOX_WARM_POOL', 2, 0, 100),
     dockerSocket: dockerEndpoint(str(env, 'DOCKER_HOST')),
-    instanceUrl: instanceUrl(str(env, 'SANDBOX_INSTANCE_URL')),
+    instanceUrl: httpUrlOrNull(env, 'SANDBOX_INSTANCE_URL', 'http://sandbox-2:8006'),
   };
 }

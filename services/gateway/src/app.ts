@@ -54,6 +54,8 @@ import type { ServiceStatus } from '../../shared/runtime.js';
 import type { ServiceName } from '../../shared/services.js';
 import { MemoryChallengeParking } from './store/challenge-parking.js';
 import { RedisChallengeParking } from './store/challenge-parking-redis.js';
+import { RedisPausedRuns } from './store/paused-runs-redis.js';
+import { selfUrlOf } from '../../shared/kit/self-url.js';
 
 /** How long `close()` waits for queued turn events to reach audit, ms. */
 const EVENT_DRAIN_MS = 5000;
@@ -131,7 +133,9 @@ export const gatewayService = defineService<GatewayConfig, GatewayRuntime>({
     await app.register(proxyPlugin, { proxy, bodyLimit: cfg.maxRequestBodyBytes, bodyLimits: new BodyLimits(cfg.upstreamBodySettings) });
     await app.register(statusPlugin, { tenantId: cfg.tenantId, authEnabled: cfg.authEnabled, serviceUrls: cfg.serviceUrls, statusSnapshot: runtime.statusSnapshot });
     await app.register(keysPlugin, { keyAdmin: runtime.keyAdmin });
-    await app.register(aguiPlugin, { proxy });
+    // Issue 21: paused AG-UI runs announced to the other gateways; a resume reaching the wrong one is forwarded.
+    const selfUrl = (): string | null => selfUrlOf(cfg.instanceUrl, app.server, cfg.host, !!cfg.tls);
+    await app.register(aguiPlugin, { proxy, directory: redis ? new RedisPausedRuns(redis, selfUrl) : null, selfUrl });
     // Issue 19 items 1, 4: topology, stack, service controls, updates, deploy.
     const statusView = async (): Promise<ServiceStatus[]> => {
       const snap = runtime.statusSnapshot?.();

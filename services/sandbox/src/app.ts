@@ -11,7 +11,7 @@
  * ...; fix: npm run sandbox:image`). On close every session and pooled container is removed.
  */
 import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
+import { selfUrlOf } from '../../shared/kit/self-url.js';
 import client from 'prom-client';
 import { defineService } from '../../shared/kit/service.js';
 import { ulidFactory } from '../../shared/identity/ulid.js';
@@ -75,13 +75,7 @@ export const sandboxService = defineService<SandboxConfig, SandboxRuntime>({
 
     // Issue 21 item 3: with REDIS_URL the instances of a deployment share the session registry and
     // route each session's calls to the instance holding its container.
-    const selfUrl = (): string | null => {
-      if (cfg.instanceUrl) return cfg.instanceUrl;
-      const addr = app.server.address();
-      if (!addr || typeof addr === 'string') return null;
-      const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? hostname() : cfg.host;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
-    };
+    const selfUrl = (): string | null => selfUrlOf(cfg.instanceUrl, app.server, cfg.host);
     const owners: SessionOwners = cfg.redisUrl
       ? await openRedisOwners(cfg.redisUrl, { deployment: deploymentId(cfg.dataDir), instance, url: selfUrl, idleTimeoutSeconds: cfg.idleTimeoutSeconds, log: logger })
       : new LocalOwners(instance);

@@ -37,7 +37,7 @@ test('defaults of a laptop install with no configuration', () => {
   assert.equal(s.passwordLoginEnabled, true);
   assert.deepEqual(s.gateway, {
     maxRequestBodyBytes: 26_214_400, rateLimitIpPerMinute: 600, rateLimitTenantPerMinute: 3000, redisUrl: null,
-    externalIssuers: [], adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false, allowedHosts: [],
+    externalIssuers: [], adminEmailAllowlist: [], groupRoleMap: {}, trustProxy: false, allowedHosts: [], instanceUrl: null,
     tlsCertFile: null, tlsKeyFile: null,
   });
   assert.equal(s.auth.accessTokenTtlSeconds, 900);
@@ -92,6 +92,8 @@ test('startup guards refuse and name the variable to set', () => {
   refuses({ ...prod, SVC_PASSWORD_LOGIN_ENABLED: 'true' }, 'INTERNAL_AUTH_CLIENT_SECRET');
   refuses({ ...prod, SVC_PRINCIPAL_KEYS: '' }, 'SVC_PRINCIPAL_KEYS');
   refuses({ SVC_CAPTOKEN_KEYS: 'short' }, 'SVC_CAPTOKEN_KEYS');
+  refuses({ SVC_GATEWAY_INSTANCE_URL: 'gateway-2:8080' }, 'SVC_GATEWAY_INSTANCE_URL');
+  assert.equal(loadStackConfig({ SVC_DATA_DIR: dataDir(), SVC_GATEWAY_INSTANCE_URL: 'http://gateway-2:8080/' }).gateway.instanceUrl, 'http://gateway-2:8080');
   refuses({ SVC_PRINCIPAL_KEYS: 'changeme-changeme-changeme-changeme' }, 'SVC_PRINCIPAL_KEYS');
   refuses({ ...prod, AUDIT_SIGNING_KEY: '' }, 'AUDIT_SIGNING_KEY');
   refuses({ AUDIT_SIGNING_KEY: 'too-short' }, 'AUDIT_SIGNING_KEY');

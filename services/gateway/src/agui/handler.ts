@@ -61,6 +61,17 @@ export interface AguiHandlerOptions {
   decideApproval?(approvalId: string, approve: boolean, reason?: string): Promise<DecisionAnswer>;
   /** The caller (`<tenant>/<user id>`): a paused run is resumed only by who ran it. */
   caller?: string | null;
+  /**
+   * Several gateways (issue 21): a run was paused here on approval ids `ids` for `ttlMs` (tell the
+   * shared directory) / was resumed here (forget it). Called without waiting; they must not throw.
+   */
+  onPaused?(ids: readonly string[], ttlMs: number): void;
+  onResumed?(ids: readonly string[]): void;
+  /**
+   * A resume whose run is not paused here: answer it from the gateway holding the run, when another
+   * one does. @returns true when `reply` was answered (forwarded), false to answer 404 here.
+   */
+  forwardResume?(approvalIds: readonly string[]): Promise<boolean>;
 }
 
 /** A thread id the runtime could know as a session id (its id pattern). */
@@ -132,7 +143,7 @@ export async function aguiStreamHandler(req: FastifyRequest, reply: FastifyReply
   const turnId = header(upstream.headers, 'x-svc-turn-id') ?? (reply.getHeader('x-svc-turn-id') as string | undefined) ?? randomUUID();
   upstream.body.setEncoding('utf8');
   const src: RunSource = { body: upstream.body, it: upstream.body[Symbol.asyncIterator]() as AsyncIterator<string>, parser: new SseParser(), pending: [] };
-  streamRun(req, reply, src, new AguiTranslator({ runId: turnId, threadId, interrupts: read.kind === 'input' }), turnId, opts.caller ?? null);
+  streamRun(req, reply, src, new AguiTranslator({ runId: turnId, threadId, interrupts: read.kind === 'input' }), turnId, opts.caller ?? null, null, opts);
 }
 
 /**
@@ -143,6 +154,7 @@ export async function aguiStreamHandler(req: FastifyRequest, reply: FastifyReply
 async function resumeRun(req: FastifyRequest, reply: FastifyReply, input: RunAgentInput, opts: AguiHandlerOptions): Promise<void> {
   const decisions = resumeDecisions(input);
   const run = findPaused(decisions.map((d) => d.approvalId), opts.caller ?? null);
+  if (!run && opts.forwardResume && await opts.forwardResume(decisions.map((d) => d.approvalId))) return;
   if (!run || !opts.decideApproval) {
     await reply.code(404).type('application/json').send({ error: 'no paused run waits on these interrupts', code: 'interrupt_not_found' });
     return;
@@ -163,12 +175,14 @@ async function resumeRun(req: FastifyRequest, reply: FastifyReply, input: RunAge
     await reply.code(404).type('application/json').send({ error: 'no paused run waits on these interrupts', code: 'interrupt_not_found' });
     return;
   }
-  streamRun(req, reply, run.src, new AguiTranslator({ runId: run.turnId, threadId: run.threadId, interrupts: true }), run.turnId, run.owner, run.seal);
+  opts.onResumed?.(run.ids);
+  streamRun(req, reply, run.src, new AguiTranslator({ runId: run.turnId, threadId: run.threadId, interrupts: true }), run.turnId, run.owner, run.seal, opts);
 }
 
 /** Answer 200 and translate `src` into the reply; a run ending on an interrupt is paused, its upstream kept. */
 function streamRun(
-  req: FastifyRequest, reply: FastifyReply, src: RunSource, translator: AguiTranslator, turnId: string, owner: string | null, seal: TurnSeal | null = null,
+  req: FastifyRequest, reply: FastifyReply, src: RunSource, translator: AguiTranslator, turnId: string, owner: string | null, seal: TurnSeal | null,
+  opts: Pick<AguiHandlerOptions, 'onPaused'>,
 ): void {
   const out = new PassThrough();
   let paused = false;
@@ -208,7 +222,9 @@ function streamRun(
       if (translator.interrupted.length && !out.destroyed && !src.body.destroyed) {
         paused = true;
         // The turn goes on after the resume: its terminal event waits for the continuation's end.
-        pauseRun(src, turnId, translator.thread, translator.interrupted, owner, seal ?? req.gw?.deferTerminal() ?? null, pauseTtl(translator.interruptExpiries));
+        const ttl = pauseTtl(translator.interruptExpiries);
+        pauseRun(src, turnId, translator.thread, translator.interrupted, owner, seal ?? req.gw?.deferTerminal() ?? null, ttl);
+        opts.onPaused?.(translator.interrupted, ttl);
       }
     } catch (err) {
       broke = true;

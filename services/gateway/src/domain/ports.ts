@@ -21,6 +21,21 @@ export interface ParkedLogin {
 }
 
 /**
+ * Which gateway holds each AG-UI run paused on an interrupt (issue 21; agui/interrupts.ts keeps the
+ * run itself, an open upstream stream, in that gateway's memory). With REDIS_URL every gateway of a
+ * deployment shares it (`store/paused-runs-redis.ts`), so a resume reaching another gateway is
+ * forwarded to the holder; without Redis there is one gateway and no directory.
+ */
+export interface PausedRunDirectory {
+  /** Record that this gateway holds a run paused on approval ids `ids`, for `ttlMs`. */
+  announce(ids: readonly string[], ttlMs: number): Promise<void>;
+  /** Forget `ids` (the run was resumed or dropped here). */
+  forget(ids: readonly string[]): Promise<void>;
+  /** The base URL of the gateway holding a run paused on any of `ids`, or null when none is known. */
+  holder(ids: readonly string[]): Promise<string | null>;
+}
+
+/**
  * Where parked logins wait (spec: "shared store when REDIS_URL is set, in-process otherwise").
  * Implementations: `store/challenge-parking.ts` (a Map) and `store/challenge-parking-redis.ts`.
  */
