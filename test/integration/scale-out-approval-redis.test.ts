@@ -8,6 +8,8 @@
  * approval's notification, stored by runtime A, reaches a notification stream open on gateway B.
  * An AG-UI run paused on an interrupt through gateway A is resumed through gateway B (the paused run
  * lives in A's memory; B finds A in the Redis directory and forwards the resume there).
+ * An MCP server registered through runtime A brings its tools to runtime B at once (a change
+ * message on the bus), and leaves A when removed through B.
  * Then SIGTERM stops process B cleanly (exit 0). Skipped where redis-server is absent.
  */
 import { test, before, after } from 'node:test';
@@ -15,6 +17,8 @@ import assert from 'node:assert/strict';
 import { ADMIN, callJson, login, openChatStream, startStack, type TestStack } from '../helpers/stack.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { SseParser, type SseRecord } from '../../services/gateway/src/agui/sse.js';
+import { stdioServerCommand } from '../helpers/mcp-servers.js';
+import { eventually } from '../helpers/runtime-harness.js';
 import { hasRedis, startPeerProcess, startRedis, type PeerProcess, type TestRedis } from '../helpers/scale-out.js';
 
 let redis: TestRedis | null = null;
@@ -147,6 +151,22 @@ test('an AG-UI run paused on an interrupt through gateway A is resumed through g
   // Taken once: a second resume finds nothing, on either gateway.
   assert.equal((await aguiRun(urlB, token, resume)).status, 404);
   assert.equal((await aguiRun(stack.url, token, resume)).status, 404);
+});
+
+test('an MCP server registered through runtime A brings its tools to runtime B; removed through B, they leave A', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {
+  const mcpTools = async (base: string): Promise<string[]> => {
+    const r = await callJson(base, token, 'GET', '/v1/tools');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return (r.body.items as Array<{ name: string; source: string }>).filter((t) => t.source.startsWith('mcp:')).map((t) => t.name);
+  };
+  assert.deepEqual(await mcpTools(urlB), []);
+  const { command, args } = stdioServerCommand();
+  const made = await callJson(stack.url, token, 'POST', '/v1/admin/mcp-servers', { name: 'shared-tools', transport: 'stdio', command, args });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const onB = await eventually(async () => { const t = await mcpTools(urlB); return t.length ? t : undefined; }, 15_000, 100);
+  assert.deepEqual(onB.sort(), (await mcpTools(stack.url)).sort(), 'runtime B offers the same MCP tools as runtime A');
+  assert.equal((await callJson(urlB, token, 'DELETE', `/v1/admin/mcp-servers/${made.body.id as string}`)).status, 204);
+  await eventually(async () => ((await mcpTools(stack.url)).length === 0 ? true : undefined), 15_000, 100);
 });
 
 test('SIGTERM stops process B cleanly (exit 0), gateway before runtime', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {

@@ -51,6 +51,7 @@ import { Leadership, pgLeases, SOLE_INSTANCE } from '../../shared/db/leases.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { openNotifications } from './domain/notifications/wiring.js';
 import { openSharedBus } from '../../shared/shared-bus.js';
+import { RuntimeChangeFeed } from './domain/change-feed.js';
 import { busApprovalSignal, SharedNotificationHub } from './clients/shared-wakeups.js';
 import { BUILTIN_PLUGIN, loadPlugin, pluginSources } from './tools/index.js';
 import { ProfileCurationClient } from './clients/profile-curation.js';
@@ -147,7 +148,21 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     const mcpPolicy = { own: workstationEndpoints(cfg) };
     const mcpDispatcher = createOutboundAgent(mcpPolicy);
     let mcp: McpConnections | null = null;
-    const mcpCatalog = new McpCatalog({ store: store.mcpServers, policy: mcpPolicy, listener: { changed: (r) => mcp?.listener.changed(r), removed: (r) => mcp?.listener.removed(r) } });
+    // Issue 21: what one runtime changes, the others reload (MCP tools, cached permission profiles).
+    const changes = new RuntimeChangeFeed(bus);
+    permissionProfiles.onChanged = (tenantId) => changes.publish({ kind: 'permission_profiles', tenant_id: tenantId });
+    const mcpCatalog = new McpCatalog({
+      store: store.mcpServers, policy: mcpPolicy, listener: {
+        changed: (r) => { mcp?.listener.changed(r); changes.publish({ kind: 'mcp_server', op: 'changed', tenant_id: r.tenant_id, id: r.id }); },
+        removed: (r) => { mcp?.listener.removed(r); changes.publish({ kind: 'mcp_server', op: 'removed', tenant_id: r.tenant_id, id: r.id }); },
+      },
+    });
+    ctx.onClose(changes.subscribe((c) => {
+      if (c.kind === 'permission_profiles') { permissionProfiles.invalidate(c.tenant_id); return; }
+      if (c.op === 'removed') { mcp?.forgetServer(c.id); return; }
+      void Promise.resolve(store.mcpServers.get(c.tenant_id, c.id)).then((row) => { if (row) mcp?.listener.changed(row); else mcp?.forgetServer(c.id); })
+        .catch((err: unknown) => logger.warn({ err: (err as Error).message, server_id: c.id }, 'an MCP server changed by another runtime could not be read'));
+    }));
     const plugins = new Plugins({ rules: store.pluginRules, registry: tools, servers: store.mcpServers });
     const toolGate = async (t: string, who: { userId?: string; id?: string; roles?: readonly string[]; groups?: readonly string[] }): Promise<ToolGate | null> => {
       const base = await permissionProfiles.toolGate(t, who as Parameters<PermissionProfiles['toolGate']>[1]);

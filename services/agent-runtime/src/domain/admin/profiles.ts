@@ -90,6 +90,8 @@ const clean = (l: readonly string[] | undefined): string[] => [...new Set((l ?? 
 /** Permission profiles of the tenants, with a short cache of each tenant's list (read on every chat turn). */
 export class PermissionProfiles {
   private readonly cache = new Map<string, PermissionProfile[]>();
+  /** Called after this instance changed a tenant's profiles (the other runtimes drop their cache: change-feed.ts). */
+  onChanged: ((tenantId: string) => void) | null = null;
 
   constructor(
     private readonly store: ProfileStore,
@@ -97,6 +99,14 @@ export class PermissionProfiles {
     private readonly groupRoleMap: Record<string, string[]> | null = null,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** Drop the cached list of `tenantId` (another runtime changed its profiles). */
+  invalidate(tenantId: string): void { this.cache.delete(tenantId); }
+
+  private changed(tenantId: string): void {
+    this.cache.delete(tenantId);
+    this.onChanged?.(tenantId);
+  }
 
   /** Every profile of the tenant, by name. */
   async list(tenantId: string): Promise<PermissionProfile[]> {
@@ -117,7 +127,7 @@ export class PermissionProfiles {
     const at = this.now().toISOString();
     const row = this.row(tenantId, nextId(), input, at, at, by);
     if (!await this.store.insert(row)) throw runtimeError('permission_profile_name_taken', `a permission profile named "${input.name}" exists`);
-    this.cache.delete(tenantId);
+    this.changed(tenantId);
     return profileView(row);
   }
 
@@ -128,14 +138,14 @@ export class PermissionProfiles {
     const r = await this.store.update(row);
     if (r === 'missing') throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
     if (r === 'name_taken') throw runtimeError('permission_profile_name_taken', `a permission profile named "${input.name}" exists`);
-    this.cache.delete(tenantId);
+    this.changed(tenantId);
     return profileView(row);
   }
 
   /** Delete a profile. @throws DomainError `permission_profile_not_found`. */
   async remove(tenantId: string, id: string): Promise<void> {
     if (!await this.store.delete(tenantId, id)) throw runtimeError('permission_profile_not_found', `no permission profile ${id}`);
-    this.cache.delete(tenantId);
+    this.changed(tenantId);
   }
 
   /** `GET /v1/admin/roles`. */

@@ -207,8 +207,14 @@ export class McpConnections {
           this.d.log.warn({ server_id: row.id, err: (err as Error).message }, 'an MCP server could not be listed');
         });
       },
-      removed: (row) => { this.d.registry.unregister(mcpSource(row.id)); void this.drop(row.id); },
+      removed: (row) => { this.forgetServer(row.id); },
     };
+  }
+
+  /** A server removed (here or through another runtime): its tools leave the registry, its sessions close. */
+  forgetServer(serverId: string): void {
+    this.d.registry.unregister(mcpSource(serverId));
+    void this.drop(serverId);
   }
 
   /** Health: ping with a timeout (a listing when the server lacks ping). Never throws. */
