@@ -42,6 +42,9 @@ export class RedisBus implements SharedBus {
     this.pub.publish(channel, message).catch(() => { /* reported by the connection's error handler */ });
   }
 
+  /** The publishing connection, for plain commands (keys with an expiry: conversation run locks). */
+  get commands(): Redis { return this.pub; }
+
   subscribe(channel: string, fn: (message: string) => void): () => void {
     let set = this.handlers.get(channel);
     if (!set) {

@@ -175,6 +175,7 @@ async function conversationsSequence(s: RuntimeStore, log: Log): Promise<void> {
   const end = { status: 'completed', model: 'm', usage: '{"p":1}', receipt: null, error_code: null, error_message: null, completed_at: at(6) };
   await log.at('finish', s.conversations.finishRun('run_1', end));
   await log.at('finish again', s.conversations.finishRun('run_1', { ...end, status: 'cancelled', model: null }));
+  await log.at('fail active keeping conv_1 (another runtime holds it)', s.conversations.failActiveRuns(at(7), 'runtime_restarted', 'gone', ['conv_1']));
   await log.at('fail active', s.conversations.failActiveRuns(at(7), 'runtime_restarted', 'gone'));
   await log.at('runs', s.conversations.runs('conv_1', 10));
   await log.at('run', s.conversations.run('conv_1', 'run_1'));

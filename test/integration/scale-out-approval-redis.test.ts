@@ -10,6 +10,8 @@
  * lives in A's memory; B finds A in the Redis directory and forwards the resume there).
  * An MCP server registered through runtime A brings its tools to runtime B at once (a change
  * message on the bus), and leaves A when removed through B.
+ * A conversation run in progress on runtime A makes the conversation busy through runtime B, and a
+ * cancel through B stops the run on A (Redis run locks and a cancel message).
  * Then SIGTERM stops process B cleanly (exit 0). Skipped where redis-server is absent.
  */
 import { test, before, after } from 'node:test';
@@ -39,7 +41,7 @@ before(async () => {
       return { content: 'Checking. ', toolCalls: [{ id: 'call_1', name: 'calculator', arguments: '{"expression":"6*7"}' }] };
     },
   });
-  const env = { REDIS_URL: redis.url, AGENT_RUNTIME_TITLES: 'false' };
+  const env = { REDIS_URL: redis.url, AGENT_RUNTIME_TITLES: 'false', AGENT_RUNTIME_CONVERSATIONS_ENABLED: 'true' };
   stack = await startStack(env);
   token = await login(stack.url, ADMIN.email, ADMIN.password);
   const prov = await callJson(stack.url, token, 'POST', '/v1/admin/inference/providers', { name: 'scripted', base_url: llm.baseUrl, adapter: 'chat_completions' });
@@ -167,6 +169,34 @@ test('an MCP server registered through runtime A brings its tools to runtime B; 
   assert.deepEqual(onB.sort(), (await mcpTools(stack.url)).sort(), 'runtime B offers the same MCP tools as runtime A');
   assert.equal((await callJson(urlB, token, 'DELETE', `/v1/admin/mcp-servers/${made.body.id as string}`)).status, 204);
   await eventually(async () => ((await mcpTools(stack.url)).length === 0 ? true : undefined), 15_000, 100);
+});
+
+test('a conversation run in progress on runtime A makes the conversation busy through runtime B; a cancel through B stops it on A', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {
+  const made = await callJson(stack.url, token, 'POST', '/v1/conversations', { items: [{ role: 'user', content: 'What is 6 times 7?' }] });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id as string;
+  // The run parks on the calculator's approval (policy `ask`): in progress on runtime A until cancelled.
+  const pending = callJson(stack.url, token, 'POST', `/v1/conversations/${id}/runs`, {});
+  const active = await eventually(async () => {
+    const list = await callJson(urlB, token, 'GET', `/v1/conversations/${id}/runs`);
+    return (list.body.items as Array<{ id: string; status: string }>).find((r) => r.status === 'in_progress');
+  }, 15_000, 50);
+  const busyItems = await callJson(urlB, token, 'POST', `/v1/conversations/${id}/items`, { items: [{ role: 'user', content: 'more' }] });
+  assert.equal(busyItems.status, 409, JSON.stringify(busyItems.body));
+  assert.equal(busyItems.body.code, 'conversation_busy');
+  const busyRun = await callJson(urlB, token, 'POST', `/v1/conversations/${id}/runs`, {});
+  assert.equal(busyRun.status, 409, JSON.stringify(busyRun.body));
+  assert.equal(busyRun.body.code, 'conversation_busy');
+  const t0 = Date.now();
+  const cancelled = await callJson(urlB, token, 'POST', `/v1/conversations/${id}/runs/${active.id}/cancel`, {});
+  assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+  assert.equal(cancelled.body.status, 'cancelled');
+  const started = await pending;
+  assert.equal(started.body.status, 'cancelled', 'runtime A aborted the run itself');
+  assert.ok(Date.now() - t0 < 4000, `the run on A stopped at once (${Date.now() - t0} ms), not at the cancel's wait limit`);
+  // Free again on both runtimes.
+  const after = await callJson(urlB, token, 'POST', `/v1/conversations/${id}/items`, { items: [{ role: 'user', content: 'hello again' }] });
+  assert.equal(after.status, 201, JSON.stringify(after.body));
 });
 
 test('SIGTERM stops process B cleanly (exit 0), gateway before runtime', { skip: hasRedis ? false : 'redis-server is not installed' }, async () => {

@@ -52,6 +52,7 @@ import { notificationRoutes } from './routes/notifications.js';
 import { openNotifications } from './domain/notifications/wiring.js';
 import { openSharedBus } from '../../shared/shared-bus.js';
 import { RuntimeChangeFeed } from './domain/change-feed.js';
+import { RedisSharedRuns } from './clients/shared-runs.js';
 import { busApprovalSignal, SharedNotificationHub } from './clients/shared-wakeups.js';
 import { BUILTIN_PLUGIN, loadPlugin, pluginSources } from './tools/index.js';
 import { ProfileCurationClient } from './clients/profile-curation.js';
@@ -178,13 +179,16 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     });
     const notifications = openNotifications(cfg, store.notifications, logger, bus ? new SharedNotificationHub(bus) : undefined);
     const approvals = new ApprovalCenter(notifications.approvals(store.approvals), undefined, bus ? busApprovalSignal(bus) : null);
+    // Issue 21: a conversation with a run on any runtime is busy on all; a cancel reaches the holder.
+    const activeRuns = new ActiveRuns(bus ? new RedisSharedRuns(bus.commands, bus) : null);
     if (bus) await bus.ready();
     const sessions = new SessionService({
       sessions: store.sessions, folders: store.folders, model, defaultAgentId: cfg.defaultAgentId, titleGeneration: cfg.titleGeneration, log: logger,
     });
-    const activeRuns = new ActiveRuns();
     const conversations = new ConversationService({ enabled: cfg.conversationsEnabled, store: store.conversations, sessions: store.sessions, active: activeRuns, tx: store.txAsync, log: logger });
-    const interrupted = await store.conversations.failActiveRuns(new Date().toISOString(), 'runtime_restarted', 'the runtime stopped while the run was in progress');
+    // Runs another live runtime holds are not this restart's to fail.
+    const keep = activeRuns.shared ? await activeRuns.shared.live() : [];
+    const interrupted = await store.conversations.failActiveRuns(new Date().toISOString(), 'runtime_restarted', 'the runtime stopped while the run was in progress', keep);
     if (interrupted) logger.warn({ interrupted }, 'conversation runs in progress at the last stop were failed');
     const turnTracker = new TurnTracker(store.turnStats, logger);
     // Profile and its drafts (issue 13 item 2); secrets (item 3): `vault.resolve(tenant, user | null, name)` is resolveSecret for MCP servers and connectors.

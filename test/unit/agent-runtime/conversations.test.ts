@@ -148,6 +148,8 @@ test('store: a run ends once; runs alive at a stop fail with runtime_restarted a
     store.close();
 
     store = openRuntimeStore(cfg);
+    assert.equal(store.conversations.failActiveRuns(NOW, 'runtime_restarted', 'gone', ['conv_a']), 0, 'a conversation another runtime holds is kept');
+    assert.equal(store.conversations.run('conv_a', 'run_b')?.status, 'in_progress');
     assert.equal(store.conversations.failActiveRuns(NOW, 'runtime_restarted', 'gone'), 1);
     assert.equal(store.conversations.run('conv_a', 'run_b')?.error_code, 'runtime_restarted');
     assert.equal(store.conversations.run('conv_a', 'run_a')?.status, 'cancelled');

@@ -46,7 +46,7 @@ export class SqliteConversationStore implements ConversationStore {
         receipt = COALESCE(@receipt, receipt), error_code = @error_code, error_message = @error_message, completed_at = @completed_at
         WHERE id = @id AND status IN ('queued', 'in_progress')`),
       failActive: db.prepare(`UPDATE conversation_runs SET status = 'failed', error_code = ?, error_message = ?, completed_at = ?
-        WHERE status IN ('queued', 'in_progress')`),
+        WHERE status IN ('queued', 'in_progress') AND conversation_id NOT IN (SELECT value FROM json_each(?))`),
     };
   }
 
@@ -138,7 +138,7 @@ export class SqliteConversationStore implements ConversationStore {
     return this.s.finishRun.run({ ...end, id: runId }).changes > 0;
   }
 
-  failActiveRuns(at: string, code: string, message: string): number {
-    return this.s.failActive.run(code, message, at).changes;
+  failActiveRuns(at: string, code: string, message: string, keepConversations: readonly string[] = []): number {
+    return this.s.failActive.run(code, message, at, JSON.stringify(keepConversations)).changes;
   }
 }

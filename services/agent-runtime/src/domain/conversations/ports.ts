@@ -73,6 +73,9 @@ export interface ConversationStore {
   runs(conversationId: string, limit: number): Awaitable<RunRow[]>;
   /** Record how a run ended unless it is already `cancelled` (`status` cancelled always wins). @returns whether the row changed. */
   finishRun(runId: string, end: RunEnd): Awaitable<boolean>;
-  /** Fail every queued or in-progress run (runs alive before a restart are gone). @returns how many. */
-  failActiveRuns(at: string, code: string, message: string): Awaitable<number>;
+  /**
+   * Fail every queued or in-progress run (runs alive before a restart are gone), except those of
+   * `keepConversations` (runs another runtime of a scaled-out deployment holds). @returns how many.
+   */
+  failActiveRuns(at: string, code: string, message: string, keepConversations?: readonly string[]): Awaitable<number>;
 }

@@ -82,7 +82,11 @@ export class ConversationRuns {
     this.d.active.reserve(c.id);
     let prepared: PreparedTurn;
     const runId = newId('run');
+    // Several runtimes (issue 21): the conversation is also taken in the shared registry, or busy.
+    const shared = this.d.active.shared;
+    let sharedHeld = false;
     try {
+      if (shared && !(sharedHeld = await shared.claim(c.id, runId))) throw runtimeError('conversation_busy', `a run is in progress on conversation ${c.id}`);
       if (body.items?.length) {
         const now = new Date().toISOString();
         await this.d.store.appendItems(c.id, itemsFromInput(body.items, now, 'body.items', { turn_id: who.turnId }), now);
@@ -95,6 +99,9 @@ export class ConversationRuns {
         ...await this.d.engine.prepare(req, who),
         conversation: { id: c.id, created: false, history: itemsToHistory(split.history), run: { id: runId, inputItemIds: split.input.map((i) => i.id) } },
       };
+    } catch (err) {
+      if (sharedHeld) await shared!.release(c.id, runId).catch(() => undefined);
+      throw err;
     } finally {
       this.d.active.unreserve(c.id);
     }
@@ -102,6 +109,8 @@ export class ConversationRuns {
     const active: ActiveRun = { runId, conversationId: c.id, abort: new AbortController(), done: new Promise<void>((r) => { finish = r; }) };
     const onClientGone = (): void => active.abort.abort();
     this.d.active.claim(active);
+    const renewal = shared ? setInterval(() => { void shared.renew(c.id, runId).catch(() => undefined); }, shared.renewMs) : null;
+    renewal?.unref();
     try {
       signal.addEventListener('abort', onClientGone, { once: true });
       if (signal.aborted) active.abort.abort();
@@ -116,6 +125,8 @@ export class ConversationRuns {
     } finally {
       signal.removeEventListener('abort', onClientGone);
       this.d.active.release(active);
+      if (renewal) clearInterval(renewal);
+      if (shared) await shared.release(c.id, runId).catch(() => undefined);
       finish();
     }
   }
@@ -161,6 +172,11 @@ export class ConversationRuns {
     if (active) {
       active.abort.abort();
       await Promise.race([active.done, new Promise((res) => setTimeout(res, CANCEL_WAIT_MS).unref())]);
+    } else if (this.d.active.shared) {
+      // Several runtimes (issue 21): the runtime holding the run aborts it; wait for its row to end.
+      this.d.active.shared.cancel(runId);
+      const until = Date.now() + CANCEL_WAIT_MS;
+      while (Date.now() < until && (await this.row(c.id, runId)).status === 'in_progress') await new Promise((res) => setTimeout(res, 50));
     }
     await this.d.store.finishRun(runId, { status: 'cancelled', model: null, usage: null, receipt: null, error_code: null, error_message: null, completed_at: new Date().toISOString() });
     return this.view(await this.row(c.id, runId));

@@ -30,10 +30,45 @@ export interface ActiveRun {
   done: Promise<void>;
 }
 
+/**
+ * Runs in progress on every runtime of a scaled-out deployment (issue 21; REDIS_URL): which
+ * conversations have a run somewhere, and a way to ask the runtime holding a run to stop it
+ * (clients/shared-runs.ts). Absent on the desktop (one runtime: `ActiveRuns` alone knows).
+ */
+export interface SharedRuns {
+  /** Take conversation `conversationId` for run `runId` (renewed by `renew` while it runs). @returns false when a run holds it. */
+  claim(conversationId: string, runId: string): Promise<boolean>;
+  /** Keep the claim alive (every few seconds while the run goes on). */
+  renew(conversationId: string, runId: string): Promise<void>;
+  /** Give the claim up (the run ended). */
+  release(conversationId: string, runId: string): Promise<void>;
+  /** Whether a run holds the conversation on any runtime. */
+  busy(conversationId: string): Promise<boolean>;
+  /** Conversations with a live run on any runtime (kept at a restart's clean-up). */
+  live(): Promise<string[]>;
+  /** Ask every runtime to abort run `runId` if it holds it. */
+  cancel(runId: string): void;
+  /** Called with each run id another runtime asked to cancel. @returns unsubscribe. */
+  onCancel(fn: (runId: string) => void): () => void;
+  /** How often `renew` runs, ms. */
+  readonly renewMs: number;
+}
+
 /** The runs in progress in this process, one per conversation at most. */
 export class ActiveRuns {
   private readonly byConversation = new Map<string, ActiveRun>();
   private readonly starting = new Set<string>();
+
+  /** @param shared the deployment's run registry (REDIS_URL), or null on the desktop. */
+  constructor(readonly shared: SharedRuns | null = null) {
+    shared?.onCancel((runId) => this.byId(runId)?.abort.abort());
+  }
+
+  /** `assertIdle`, then the same across runtimes. @throws DomainError `conversation_busy`. */
+  async assertIdleEverywhere(conversationId: string): Promise<void> {
+    this.assertIdle(conversationId);
+    if (this.shared && await this.shared.busy(conversationId)) throw runtimeError('conversation_busy', `a run is in progress on conversation ${conversationId}`);
+  }
 
   /** @throws DomainError `conversation_busy` (409) when a run is in progress on the conversation. */
   assertIdle(conversationId: string): void {
@@ -190,7 +225,7 @@ export class ConversationService implements ConversationPort {
    */
   async appendItems(id: string, o: Owner, items: ItemInput[], turnId: string | null): Promise<ConversationItem[]> {
     const c = await this.conversation(id, o);
-    this.d.active.assertIdle(c.id);
+    await this.d.active.assertIdleEverywhere(c.id);
     const now = new Date().toISOString();
     const rows = itemsFromInput(items, now, 'body.items', { turn_id: turnId });
     await this.d.store.appendItems(c.id, rows, now);
@@ -226,7 +261,7 @@ export class ConversationService implements ConversationPort {
     if (req.conversation_id !== undefined) c = await this.conversation(req.conversation_id, o);
     else if (req.session_id !== undefined) c = await this.d.store.bySession(req.session_id, o.tenantId, o.userId);
     if (!c) return req.conversation === true ? { binding: { id: newId('conv'), created: true, history: null }, sessionId: req.session_id ?? null } : null;
-    this.d.active.assertIdle(c.id);
+    await this.d.active.assertIdleEverywhere(c.id);
     const sessionId = c.session_id && await this.d.sessions.get(c.session_id, o.tenantId, o.userId) ? c.session_id : null;
     if (req.session_id !== undefined && req.session_id !== sessionId) {
       throw invalidField('session_id is not the session of this conversation; send conversation_id alone', 'body.session_id');

@@ -138,8 +138,8 @@ export class PgConversationStore implements ConversationStore {
     [e.status, e.model, e.usage, e.receipt, e.error_code, e.error_message, e.completed_at, runId])) > 0;
   }
 
-  async failActiveRuns(at: string, code: string, message: string): Promise<number> {
+  async failActiveRuns(at: string, code: string, message: string, keepConversations: readonly string[] = []): Promise<number> {
     return this.db.exec(`UPDATE conversation_runs SET status = 'failed', error_code = $1, error_message = $2, completed_at = $3
-      WHERE status IN ('queued', 'in_progress')`, [code, message, at]);
+      WHERE status IN ('queued', 'in_progress') AND NOT (conversation_id = ANY($4::text[]))`, [code, message, at, [...keepConversations]]);
   }
 }
