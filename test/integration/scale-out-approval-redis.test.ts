@@ -165,8 +165,10 @@ test('an MCP server registered through runtime A brings its tools to runtime B; 
   const { command, args } = stdioServerCommand();
   const made = await callJson(stack.url, token, 'POST', '/v1/admin/mcp-servers', { name: 'shared-tools', transport: 'stdio', command, args });
   assert.equal(made.status, 201, JSON.stringify(made.body));
-  const onB = await eventually(async () => { const t = await mcpTools(urlB); return t.length ? t : undefined; }, 15_000, 100);
-  assert.deepEqual(onB.sort(), (await mcpTools(stack.url)).sort(), 'runtime B offers the same MCP tools as runtime A');
+  // Each runtime lists the server's tools in the background (A on the write, B on the change message).
+  const listed = async (base: string): Promise<string[]> => eventually(async () => { const t = await mcpTools(base); return t.length ? t.sort() : undefined; }, 15_000, 100);
+  const onB = await listed(urlB);
+  assert.deepEqual(onB, await listed(stack.url), 'runtime B offers the same MCP tools as runtime A');
   assert.equal((await callJson(urlB, token, 'DELETE', `/v1/admin/mcp-servers/${made.body.id as string}`)).status, 204);
   await eventually(async () => ((await mcpTools(stack.url)).length === 0 ? true : undefined), 15_000, 100);
 });

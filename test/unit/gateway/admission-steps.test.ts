@@ -19,7 +19,7 @@ const settings = { tenantId: cfg.tenantId, principalKeys: cfg.principalKeys, cap
 
 function setup(over: { authEnabled?: boolean; exceeded?: boolean } = {}) {
   const emitted: Array<{ type: string; payload: Record<string, unknown> }> = [];
-  const events = { emit: (_t: string, _p: string, type: string, payload: Record<string, unknown>) => { emitted.push({ type, payload }); return 'id'; }, commit: () => undefined } as unknown as TurnEventClient;
+  const events = { emit: (_t: string, _p: string, type: string, payload: Record<string, unknown>) => { emitted.push({ type, payload }); return 'id'; }, commitDurable: () => null } as unknown as TurnEventClient;
   const limiter = (async () => (over.exceeded
     ? { isAllowed: false, isExceeded: true, ttlInSeconds: 0, max: 5, key: 'k', timeWindow: 60_000, remaining: 0, ttl: 0, isBanned: false }
     : { isAllowed: true, key: 'k' })) as unknown as Limiter;
