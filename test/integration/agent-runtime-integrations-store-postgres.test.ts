@@ -245,6 +245,14 @@ async function connectorsSequence(s: Groups, log: Log): Promise<void> {
   await log.at('connectors.activeJob all', s.connectors.activeJob(T, null));
   await log.at('connectors.activeJob c1', s.connectors.activeJob(T, 'c1'));
   await log.at('connectors.activeJob c3', s.connectors.activeJob(T, 'c3'));
+  // A cancel wins: a later progress or success write of a cancelled job is ignored, on both engines.
+  await s.connectors.putJob(job('j5', 'c1', 'cancelled', at(5)));
+  await s.connectors.putJob({ ...job('j5', 'c1', 'running', at(5)), done: 3 });
+  await s.connectors.putJob({ ...job('j5', 'c1', 'succeeded', at(5)), done: 4 });
+  const j5 = await s.connectors.job(T, 'j5');
+  assert.equal(j5?.state, 'cancelled');
+  assert.equal(j5?.done, 0);
+  await log.at('connectors.job cancelled stays', j5);
   await s.connectors.deleteDocuments(T, 'c1');
   await log.at('connectors.documents after deleteDocuments', s.connectors.documents(T, 'c1'));
   await log.at('connectors.delete', s.connectors.delete(T, 'c1'));
@@ -322,7 +330,7 @@ describe('agent-runtime integration stores: SQLite and PostgreSQL answer alike',
     const s = pgStore as unknown as Groups;
     assert.deepEqual((await s.agents.visible(T, 'alice')).map((r) => r.name), ['_under', 'beta v2', 'Zulu', 'alpha']);
     assert.deepEqual((await s.connectors.list(T)).map((r) => r.id), ['c2', 'c3', 'c0']);
-    assert.deepEqual((await s.connectors.jobs(T, 10)).map((j) => j.id), ['j3', 'j4', 'j2', 'j1']);
+    assert.deepEqual((await s.connectors.jobs(T, 10)).map((j) => j.id), ['j5', 'j3', 'j4', 'j2', 'j1']);
     assert.equal((await s.mcpServers.get(T, 'm2'))?.trusted, 1);
     const rows = await pg.sql<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'agent_runtime' ORDER BY table_name");
     for (const t of ['agents', 'skills', 'skill_versions', 'mcp_servers', 'mcp_opt_outs', 'mcp_oauth', 'plugin_visibility', 'oauth_providers', 'oauth_states', 'oauth_connections', 'webhooks', 'webhook_deliveries', 'webhook_replays', 'connectors', 'connector_documents', 'connector_jobs']) {

@@ -50,7 +50,8 @@ export class SqliteConnectorStore implements ConnectorStore {
       putJob: db.prepare(`INSERT INTO connector_jobs (id, tenant_id, connector_id, state, total, done, failed, started_at, finished_at, error, created_at)
         VALUES (@id, @tenant_id, @connector_id, @state, @total, @done, @failed, @started_at, @finished_at, @error, @created_at)
         ON CONFLICT (id) DO UPDATE SET state = excluded.state, total = excluded.total, done = excluded.done, failed = excluded.failed,
-          started_at = excluded.started_at, finished_at = excluded.finished_at, error = excluded.error`),
+          started_at = excluded.started_at, finished_at = excluded.finished_at, error = excluded.error
+        WHERE connector_jobs.state <> 'cancelled' OR excluded.state = 'cancelled'`),
       unfinished: db.prepare<[], JobRow>("SELECT * FROM connector_jobs WHERE state IN ('queued', 'running') ORDER BY created_at, id"),
       active: db.prepare<[string, string | null], JobRow>("SELECT * FROM connector_jobs WHERE tenant_id = ? AND connector_id IS ? AND state IN ('queued', 'running') ORDER BY created_at LIMIT 1"),
     };

@@ -78,6 +78,10 @@ export interface ConnectorStore {
   job(tenantId: string, id: string): Awaitable<JobRow | undefined>;
   /** The tenant's newest jobs, at most `limit` (issue 19 item 5: `GET /v1/admin/jobs`). */
   jobs(tenantId: string, limit: number): Awaitable<JobRow[]>;
+  /**
+   * Insert or update a job. A `cancelled` job stays cancelled: a later write of another state is
+   * ignored (a cancel written through another runtime wins over the running job's progress writes).
+   */
   putJob(row: JobRow): Awaitable<void>;
   /** Jobs `queued` or `running` (resumed at start), oldest first. */
   unfinishedJobs(): Awaitable<JobRow[]>;

@@ -85,7 +85,8 @@ export class PgConnectorStore implements ConnectorStore {
   async putJob(row: JobRow): Promise<void> {
     await this.db.exec(`INSERT INTO connector_jobs (${JOB.join(', ')}) VALUES (${params(JOB)})
       ON CONFLICT (id) DO UPDATE SET state = excluded.state, total = excluded.total, done = excluded.done, failed = excluded.failed,
-        started_at = excluded.started_at, finished_at = excluded.finished_at, error = excluded.error`, JOB.map((c) => row[c]));
+        started_at = excluded.started_at, finished_at = excluded.finished_at, error = excluded.error
+      WHERE connector_jobs.state <> 'cancelled' OR excluded.state = 'cancelled'`, JOB.map((c) => row[c]));
   }
 
   async unfinishedJobs(): Promise<JobRow[]> {
