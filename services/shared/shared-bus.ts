@@ -85,5 +85,13 @@ export async function openSharedBus(redisUrl: string | null | undefined, log: Bu
   const pub = new RedisCtor(redisUrl, opts);
   const sub = new RedisCtor(redisUrl, opts);
   for (const c of [pub, sub]) c.on('error', (err: Error) => log.warn({ err: err.message }, 'redis bus error (cross-instance wake-ups degrade to timers and store reads)'));
+  // Subscribe and run commands only on ready connections (a subscription queued while the
+  // connection starts up raced its ready check): wait for both, at most 2 s (Redis down: go on).
+  await Promise.all([pub, sub].map((c) => new Promise<void>((resolve) => {
+    if (c.status === 'ready') { resolve(); return; }
+    const t = setTimeout(resolve, 2000);
+    t.unref();
+    c.once('ready', () => { clearTimeout(t); resolve(); });
+  })));
   return new RedisBus(pub, sub);
 }
