@@ -47,7 +47,7 @@ import { ConversationRuns } from './domain/conversations/runs.js';
 import { ActiveRuns, ConversationService } from './domain/conversations/service.js';
 import { openRuntimeStore, type RuntimeStore } from './store/runtime-store.js';
 import { openPgRuntimeStore } from './store/pg/index.js';
-import { Leadership, pgLeases, SOLE_INSTANCE } from '../../shared/db/leases.js';
+import { leadWork, pgLeases, SOLE_INSTANCE } from '../../shared/db/leases.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { openNotifications } from './domain/notifications/wiring.js';
 import { openSharedBus } from '../../shared/shared-bus.js';
@@ -278,16 +278,7 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     oauthRefresher = new TokenRefresher(oauthFlows, logger);
     const refresher = oauthRefresher;
     ctx.onClose(async () => { refresher.stop(); await oauthDispatcher.close(); });
-    ctx.background('oauth-refresher', () => {
-      if (leases === SOLE_INSTANCE) { refresher.start(); return; }
-      const lead = new Leadership(leases, 'oauth-refresher', {
-        onGain: () => { refresher.start(); },
-        onLose: () => { logger.warn({ lease: 'oauth-refresher' }, 'token refresher lease lost; another instance refreshes'); refresher.stop(); },
-        onError: (err) => logger.warn({ err: err.message, lease: 'oauth-refresher' }, 'lease renewal failed'),
-      });
-      void lead.start();
-      return () => lead.stop();
-    });
+    ctx.background('oauth-refresher', () => leadWork(leases, 'oauth-refresher', { start: () => refresher.start(), stop: () => refresher.stop(), log: logger }));
     workspace.integrations.register('oauth', (who) => oauthFlows.integrations(who));
     await ctx.app.register(oauthRoutes, { tenantId, providers: oauthProviders, flows: oauthFlows, publicUrl: cfg.publicUrl });
     // Signed webhooks (issue 18 item 2): an agent_run target runs as a turn of its own (runner.ts).
@@ -307,17 +298,10 @@ export const agentRuntimeService = defineService<AgentRuntimeConfig, AgentRuntim
     // Several runtimes on one PostgreSQL database (issue 21): connector jobs and the OAuth refresher run on the lease holder only.
     const connectorSync = new ConnectorSync({ ...connectorDeps, follower: leases !== SOLE_INSTANCE });
     ctx.app.addHook('preClose', async () => { await connectorSync.close(); });
-    ctx.background('connector-sync', () => {
-      // Resumed jobs first, then the schedule.
-      if (leases === SOLE_INSTANCE) { void connectorSync.lead(); return; }
-      const lead = new Leadership(leases, 'connector-sync', {
-        onGain: () => { logger.info({ lease: 'connector-sync' }, 'this instance runs connector sync jobs'); void connectorSync.lead(LEADER_TICK_MS); },
-        onLose: () => { logger.warn({ lease: 'connector-sync' }, 'connector sync lease lost; another instance runs the jobs'); connectorSync.follow(); },
-        onError: (err) => logger.warn({ err: err.message, lease: 'connector-sync' }, 'lease renewal failed'),
-      });
-      void lead.start();
-      return () => lead.stop();
-    });
+    // Resumed jobs first, then the schedule (looked at often when other runtimes queue jobs).
+    ctx.background('connector-sync', () => leadWork(leases, 'connector-sync', {
+      start: () => { void connectorSync.lead(leases === SOLE_INSTANCE ? undefined : LEADER_TICK_MS); }, stop: () => connectorSync.follow(), log: logger,
+    }));
     await ctx.app.register(connectorRoutes, { tenantId, connectors: new ConnectorAdmin(connectorDeps), sync: connectorSync });
   },
 });

@@ -191,3 +191,29 @@ export async function holdSole(leases: Leases, name: string, o: HoldSoleOptions)
   await lead.stop();
   throw new Error(`another instance (${h?.owner ?? 'unknown'}) holds "${name}" on this database; this service runs as one instance per database`);
 }
+
+/** What `leadWork` runs and logs. */
+export interface LeadWork {
+  /** Start the work here (this instance gained the lease, or it is the only one). */
+  start: () => void;
+  /** Stop it here (the lease went to another instance). */
+  stop: () => void;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+/**
+ * Run `work` on the instance holding lease `name`: at once on the desktop (`SOLE_INSTANCE`), else
+ * under a `Leadership` that starts and stops it as the lease comes and goes, logging each change.
+ * @returns how to stop trying (releases the lease; a service's background stopper), or undefined on the desktop.
+ */
+export function leadWork(leases: Leases, name: string, work: LeadWork, opts: Omit<LeadershipOptions, 'onGain' | 'onLose' | 'onError'> = {}): (() => Promise<void>) | undefined {
+  if (leases === SOLE_INSTANCE) { work.start(); return undefined; }
+  const lead = new Leadership(leases, name, {
+    ...opts,
+    onGain: () => { work.log.info({ lease: name }, 'this instance holds the lease and runs its work'); work.start(); },
+    onLose: () => { work.log.warn({ lease: name }, 'lease lost; another instance runs its work'); work.stop(); },
+    onError: (err) => work.log.warn({ err: err.message, lease: name }, 'lease renewal failed'),
+  });
+  void lead.start();
+  return () => lead.stop();
+}
